@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+// Fulcrum: a multibody physics engine whose deliverable is the constraint force. The whole public API.
+#ifndef FULCRUM_H
+#define FULCRUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fulcrum/id.h"
+#include "fulcrum/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(FC_SHARED_BUILD) && defined(__GNUC__)
+#define FC_API __attribute__((visibility("default")))
+#else
+#define FC_API
+#endif
+
+#define FC_VERSION_MAJOR 0
+#define FC_VERSION_MINOR 1
+#define FC_VERSION_PATCH 0
+
+/// Largest number of scalar rows one joint or user constraint contributes.
+#define FC_MAX_JOINT_ROWS 6
+/// Longest body or joint name kept (longer names are refused).
+#define FC_NAME_CAPACITY 64
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Errors and hooks
+// ---------------------------------------------------------------------------------------------------------------------
+
+/// The message of the last refused call on this thread ("" when none was refused since fcClearError).
+FC_API const char* fcGetLastError(void);
+/// Forget the last error message.
+FC_API void fcClearError(void);
+/// Receives every error message; the default prints nothing. Pass NULL to restore the default.
+typedef void fcLogFcn(const char* message, void* context);
+FC_API void fcSetLogFunction(fcLogFcn* fcn, void* context);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// World
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef enum fcStabilization {
+    /// Velocity bias beta f / h on every holonomic rigid row (beta = fcWorldDef.baumgarte).
+    fc_stabilizeBaumgarte = 0,
+    /// Post-step Newton projection of the positions onto f(q) = 0; its impulse is part of the multiplier.
+    fc_stabilizeProjection = 1,
+    /// No drift correction at all (for comparison: the constraints drift).
+    fc_stabilizeNone = 2,
+} fcStabilization;
+
+typedef struct fcWorldDef {
+    fcVec3 gravity;                 ///< m/s^2, default (0, 0, -9.81)
+    fcReal timestep;                ///< fixed step h in s, default 1/60
+    fcStabilization stabilization;  ///< default fc_stabilizeProjection
+    fcReal baumgarte;               ///< Baumgarte factor beta in (0, 1], default 0.2
+    fcReal projectionTolerance;     ///< largest position error the projection leaves, m (rad for angles), default 1e-10
+    int projectionMaxIterations;    ///< Newton iterations cap, default 20
+    fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10
+    void* userData;
+    int internalValue;  ///< set by fcDefaultWorldDef; a def not made by it is refused
+} fcWorldDef;
+
+FC_API fcWorldDef fcDefaultWorldDef(void);
+/// Create a world; null id (and fcGetLastError says why) on bad settings.
+FC_API fcWorldId fcCreateWorld(const fcWorldDef* def);
+FC_API void fcDestroyWorld(fcWorldId worldId);
+FC_API bool fcWorld_IsValid(fcWorldId worldId);
+/// Advance one fixed step h. Returns false (and changes nothing) on a stale id.
+FC_API bool fcWorld_Step(fcWorldId worldId);
+/// Simulated time, s.
+FC_API fcReal fcWorld_GetTime(fcWorldId worldId);
+FC_API fcReal fcWorld_GetTimestep(fcWorldId worldId);
+/// Set the fixed step, s (0 < h <= 1).
+FC_API bool fcWorld_SetTimestep(fcWorldId worldId, fcReal h);
+FC_API fcVec3 fcWorld_GetGravity(fcWorldId worldId);
+FC_API bool fcWorld_SetGravity(fcWorldId worldId, fcVec3 gravity);
+FC_API fcStabilization fcWorld_GetStabilization(fcWorldId worldId);
+FC_API bool fcWorld_SetStabilization(fcWorldId worldId, fcStabilization mode);
+/// Baumgarte factor beta (0 < beta <= 1).
+FC_API bool fcWorld_SetBaumgarte(fcWorldId worldId, fcReal beta);
+/// Projection tolerance (m) and iteration cap.
+FC_API bool fcWorld_SetProjection(fcWorldId worldId, fcReal tolerance, int maxIterations);
+FC_API void* fcWorld_GetUserData(fcWorldId worldId);
+FC_API int fcWorld_GetBodyCount(fcWorldId worldId);
+FC_API int fcWorld_GetJointCount(fcWorldId worldId);
+
+/// Wall time of each stage of the last step, ms.
+typedef struct fcProfile {
+    double step, integrateVelocities, buildRows, factor, solve, integratePositions, project, diagnostics;
+} fcProfile;
+
+/// What the last step measured: the world's health and the solver's work.
+typedef struct fcWorldStats {
+    fcReal time;                 ///< s, at the end of the step
+    int64_t stepCount;
+    int bodyCount, jointCount;
+    int rowCount;                ///< scalar constraint rows solved this step
+    int blockCount;              ///< joints with rows (blocks of the system)
+    int nonzerosA;               ///< stored nonzeros of the lower triangle of A = J M^-1 J^T (scalar)
+    int nonzerosL;               ///< stored nonzeros of L (strict lower)
+    int fillIn;                  ///< nonzerosL minus the strict-lower nonzeros of A: 0 on trees
+    int redundantRows;           ///< pivots dropped as redundant (over-determined loops) in the last factorization
+    int symbolicAnalyses;        ///< how many times the ordering was recomputed since the world was made
+    fcReal maxViolation;         ///< largest position-level constraint error after the step, m (or rad)
+    fcReal kineticEnergy;        ///< J, dynamic bodies
+    fcReal potentialEnergy;      ///< J, gravity (-m g . x) plus springs and soft joints
+    fcReal energy;               ///< kinetic + potential, J
+    fcReal constraintPower;      ///< W: power the constraint forces delivered to the dynamic bodies this step
+    fcReal constraintWork;       ///< J: time integral of constraintPower since the world was made
+    int projectionIterations;    ///< Newton iterations of the post-step projection this step
+    bool projectionConverged;    ///< false when the cap was reached above the tolerance
+    fcReal projectionResidual;   ///< largest |f| left by the projection, m (or rad)
+    int projectionFailures;      ///< steps since creation whose projection did not converge
+    int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
+    fcProfile profile;
+} fcWorldStats;
+
+FC_API fcWorldStats fcWorld_GetStats(fcWorldId worldId);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Bodies
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef enum fcBodyType {
+    fc_staticBody = 0,     ///< never moves
+    fc_kinematicBody = 1,  ///< moves with its prescribed velocity; no force moves it
+    fc_dynamicBody = 2,
+} fcBodyType;
+
+typedef struct fcBodyDef {
+    fcBodyType type;           ///< default fc_dynamicBody
+    const char* name;          ///< copied; may be NULL; at most FC_NAME_CAPACITY - 1 characters
+    fcVec3 position;           ///< centre of mass, world, m
+    fcQuat orientation;        ///< unit quaternion body -> world (normalized on creation if within 1e-6 of unit)
+    fcVec3 linearVelocity;     ///< m/s, world
+    fcVec3 angularVelocity;    ///< rad/s, world
+    fcReal mass;               ///< kg; 0: computed from the shapes (dynamic bodies only)
+    fcVec3 inertia;            ///< principal moments about the centre of mass in the body frame, kg m^2
+    fcMat33 inertiaTensor;     ///< full tensor in the body frame, used when useInertiaTensor
+    bool useInertiaTensor;
+    fcVec3 force;              ///< constant applied force at the centre of mass, N, world
+    fcVec3 torque;             ///< constant applied torque, N m, world
+    fcReal linearDamping;      ///< 1/s, default 0
+    fcReal angularDamping;     ///< 1/s, default 0
+    void* userData;
+    int internalValue;
+} fcBodyDef;
+
+FC_API fcBodyDef fcDefaultBodyDef(void);
+/// Create a body. A dynamic body with mass 0 takes its mass properties from the shapes added later.
+FC_API fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def);
+/// Destroy a body and every joint attached to it.
+FC_API void fcDestroyBody(fcBodyId bodyId);
+FC_API bool fcBody_IsValid(fcBodyId bodyId);
+FC_API fcBodyType fcBody_GetType(fcBodyId bodyId);
+FC_API const char* fcBody_GetName(fcBodyId bodyId);
+/// The body with this name, or a null id.
+FC_API fcBodyId fcWorld_FindBody(fcWorldId worldId, const char* name);
+FC_API fcVec3 fcBody_GetPosition(fcBodyId bodyId);
+FC_API fcQuat fcBody_GetOrientation(fcBodyId bodyId);
+FC_API fcVec3 fcBody_GetLinearVelocity(fcBodyId bodyId);
+FC_API fcVec3 fcBody_GetAngularVelocity(fcBodyId bodyId);
+/// World point of a body-frame point.
+FC_API fcVec3 fcBody_GetWorldPoint(fcBodyId bodyId, fcVec3 localPoint);
+FC_API fcVec3 fcBody_GetLocalPoint(fcBodyId bodyId, fcVec3 worldPoint);
+FC_API bool fcBody_SetTransform(fcBodyId bodyId, fcVec3 position, fcQuat orientation);
+FC_API bool fcBody_SetLinearVelocity(fcBodyId bodyId, fcVec3 v);
+FC_API bool fcBody_SetAngularVelocity(fcBodyId bodyId, fcVec3 w);
+FC_API fcReal fcBody_GetMass(fcBodyId bodyId);
+/// Principal moments in the body frame (the diagonal of the tensor when a full tensor was given).
+FC_API fcVec3 fcBody_GetInertia(fcBodyId bodyId);
+FC_API fcMat33 fcBody_GetInertiaTensor(fcBodyId bodyId);
+/// Replace mass (kg > 0) and body-frame principal inertia (each > 0) of a dynamic body.
+FC_API bool fcBody_SetMassProperties(fcBodyId bodyId, fcReal mass, fcVec3 inertia);
+/// Constant applied force (N, world, at the centre of mass) and torque (N m).
+FC_API bool fcBody_SetForce(fcBodyId bodyId, fcVec3 force);
+FC_API bool fcBody_SetTorque(fcBodyId bodyId, fcVec3 torque);
+FC_API bool fcBody_SetDamping(fcBodyId bodyId, fcReal linear, fcReal angular);
+FC_API void* fcBody_GetUserData(fcBodyId bodyId);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Shapes (geometry; for now they give mass properties, collision comes later)
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef enum fcShapeType {
+    fc_sphereShape = 0,    ///< radius
+    fc_boxShape = 1,       ///< halfExtents
+    fc_capsuleShape = 2,   ///< radius, halfHeight of the segment along local z
+    fc_cylinderShape = 3,  ///< radius, halfHeight along local z
+} fcShapeType;
+
+typedef struct fcShapeDef {
+    fcShapeType type;
+    fcReal radius;          ///< m
+    fcVec3 halfExtents;     ///< m (box)
+    fcReal halfHeight;      ///< m (capsule segment, cylinder)
+    fcVec3 localPosition;   ///< offset of the shape in the body frame, m
+    fcQuat localOrientation;
+    fcReal density;         ///< kg/m^3, default 1000
+    void* userData;
+    int internalValue;
+} fcShapeDef;
+
+FC_API fcShapeDef fcDefaultShapeDef(void);
+/// Attach a shape. A body created with mass 0 gets mass, centre and inertia from its shapes (the body's
+/// position stays its centre of mass: shapes are placed relative to the resulting centre).
+FC_API fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def);
+FC_API bool fcShape_IsValid(fcShapeId shapeId);
+FC_API fcShapeDef fcShape_GetDef(fcShapeId shapeId);
+FC_API fcBodyId fcShape_GetBody(fcShapeId shapeId);
+/// Number of shapes of a body, and the i-th.
+FC_API int fcBody_GetShapeCount(fcBodyId bodyId);
+FC_API fcShapeId fcBody_GetShape(fcBodyId bodyId, int index);
+
+/// Mass properties of a solid shape about its own centre, in the shape frame.
+typedef struct fcMassData { fcReal mass; fcVec3 center; fcMat33 inertia; } fcMassData;
+FC_API fcMassData fcComputeShapeMass(const fcShapeDef* def);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Joints
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef enum fcJointType {
+    fc_ballJoint = 0,       ///< 3 rows: anchors coincide
+    fc_hingeJoint = 1,      ///< 5 rows: anchors coincide, rotation only about axis
+    fc_sliderJoint = 2,     ///< 5 rows: no relative rotation, translation only along axis
+    fc_fixedJoint = 3,      ///< 6 rows: weld
+    fc_distanceJoint = 4,   ///< 1 row: |anchor_b - anchor_a| = length (rigid rod, or a spring when soft)
+    fc_universalJoint = 5,  ///< 4 rows: anchors coincide, axis (on a) stays perpendicular to axisB (on b)
+    fc_planarJoint = 6,     ///< 3 rows: body_b's anchor stays in the plane through anchor with normal; rotation only about normal
+    fc_bladeJoint = 7,      ///< 1 nonholonomic row: the anchor point of body_b does not move along normal x axis
+    fc_couplingJoint = 8,   ///< 1 row: coord(jointA) = ratio coord(jointB) + offset (hinge angle or slider travel)
+    fc_userConstraint = 9,  ///< rows supplied by a callback (see fcUserConstraintDef)
+    fc_jointTypeCount
+} fcJointType;
+
+typedef struct fcJointDef {
+    fcJointType type;
+    const char* name;     ///< copied; may be NULL
+    fcBodyId bodyA;       ///< null id: the world (a fixed frame)
+    fcBodyId bodyB;       ///< must be a body
+    fcVec3 anchor;        ///< world point at the initial pose, m
+    fcVec3 anchorA;       ///< distance joint: world point on body_a, m
+    fcVec3 anchorB;       ///< distance joint: world point on body_b, m
+    fcVec3 axis;          ///< world direction: hinge/slider axis, universal axis on a, blade direction on b
+    fcVec3 axisB;         ///< universal joint: the axis on b (perpendicular to axis)
+    fcVec3 normal;        ///< planar: plane normal (fixed in a); blade: the normal of the plane it runs on (fixed in a)
+    fcReal length;        ///< distance joint: rest length, m; < 0 takes the initial distance (default -1)
+    fcReal stiffness;     ///< soft joint: N/m (N m/rad for angular rows); 0 with damping 0 is rigid
+    fcReal damping;       ///< soft joint: N s/m (N m s/rad)
+    fcJointId jointA;     ///< coupling: the first hinge or slider
+    fcJointId jointB;     ///< coupling: the second hinge or slider
+    fcReal ratio;         ///< coupling: coord(jointA) = ratio coord(jointB) + offset, default 1
+    fcReal offset;        ///< coupling: default 0 (both coordinates are 0 at their joints' creation)
+    void* userData;
+    int internalValue;
+} fcJointDef;
+
+FC_API fcJointDef fcDefaultJointDef(fcJointType type);
+/// Create a joint; null id and a message on bad input (the world is unchanged).
+FC_API fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def);
+FC_API void fcDestroyJoint(fcJointId jointId);
+FC_API bool fcJoint_IsValid(fcJointId jointId);
+FC_API fcJointType fcJoint_GetType(fcJointId jointId);
+FC_API const char* fcJoint_GetName(fcJointId jointId);
+FC_API fcJointId fcWorld_FindJoint(fcWorldId worldId, const char* name);
+FC_API fcBodyId fcJoint_GetBodyA(fcJointId jointId);
+FC_API fcBodyId fcJoint_GetBodyB(fcJointId jointId);
+FC_API int fcJoint_GetRowCount(fcJointId jointId);
+/// Current world anchors on body_a and body_b (equal when the joint is satisfied, for point joints).
+FC_API fcVec3 fcJoint_GetAnchorA(fcJointId jointId);
+FC_API fcVec3 fcJoint_GetAnchorB(fcJointId jointId);
+/// Hinge angle (rad) or slider travel (m) relative to the creation pose, and its rate.
+FC_API fcReal fcJoint_GetCoordinate(fcJointId jointId);
+FC_API fcReal fcJoint_GetCoordinateRate(fcJointId jointId);
+/// Make a joint soft (stiffness, damping >= 0; both 0 makes it rigid again).
+FC_API bool fcJoint_SetSpring(fcJointId jointId, fcReal stiffness, fcReal damping);
+FC_API const char* fcJointType_GetName(fcJointType type);
+/// Parse "ball", "hinge", ... ; returns false for an unknown name.
+FC_API bool fcJointType_FromName(const char* name, fcJointType* type);
+
+/// What a joint did during the last step: its multipliers and the force they add up to.
+typedef struct fcJointReaction {
+    int rowCount;
+    fcReal impulse[FC_MAX_JOINT_ROWS];  ///< multiplier of each row: the whole impulse of the step, N s (N m s)
+    fcReal lambda[FC_MAX_JOINT_ROWS];   ///< impulse / h, N (N m)
+    fcVec3 force;         ///< constraint force on body_b, world, N (body_a receives -force)
+    fcVec3 torque;        ///< constraint torque on body_b about its centre of mass, world, N m
+    fcVec3 moment;        ///< moment about the anchor: torque - (anchor - com_b) x force, N m
+    fcVec3 anchor;        ///< the anchor the moment is taken about (anchor_b), world, m
+    fcVec3 forceLocal;    ///< force in the joint frame (origin at the anchor, z along the axis or normal)
+    fcVec3 momentLocal;   ///< moment in the joint frame
+    fcQuat frame;         ///< the joint frame's orientation in the world
+    fcReal violation;     ///< position error after the step, m (or rad); 0 for nonholonomic rows
+} fcJointReaction;
+
+FC_API fcJointReaction fcJoint_GetReaction(fcJointId jointId);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// User constraints: holonomic f(q, t) = 0 or Pfaffian a(q, t) . v + a_t = 0, rows from a callback
+// ---------------------------------------------------------------------------------------------------------------------
+
+/// The state the callback sees (body_b is index 1; index 0 is body_a or the world at rest at the origin).
+typedef struct fcUserConstraintState {
+    fcReal time;            ///< s: the time the rows must hold at (end of the step being taken)
+    fcVec3 position[2];
+    fcQuat orientation[2];
+    fcVec3 linearVelocity[2];
+    fcVec3 angularVelocity[2];
+} fcUserConstraintState;
+
+/// One row the callback fills.
+typedef struct fcUserConstraintRow {
+    /// J: row coefficients per body: linear (3) then angular (3), acting on world-frame v and omega.
+    fcReal jacobian[2][6];
+    /// Velocity-level term: df/dt of a holonomic f(q, t), or a_t of a Pfaffian row (the row is J v + rate = 0).
+    fcReal rate;
+    /// Holonomic rows: the position error f(q, t) used by stabilization. Ignored for Pfaffian rows.
+    fcReal error;
+} fcUserConstraintRow;
+
+typedef void fcUserConstraintFcn(const fcUserConstraintState* state, fcUserConstraintRow* rows, void* context);
+
+typedef struct fcUserConstraintDef {
+    const char* name;
+    fcBodyId bodyA;            ///< null: the world
+    fcBodyId bodyB;
+    int rowCount;              ///< 1..FC_MAX_JOINT_ROWS
+    bool holonomic;            ///< true: rows are gradients of f(q, t) and error is used; false: Pfaffian
+    fcUserConstraintFcn* fcn;  ///< called at least once per step (again during projection as positions move)
+    void* context;
+    fcReal stiffness, damping; ///< soft rows, as for joints
+    void* userData;
+    int internalValue;
+} fcUserConstraintDef;
+
+FC_API fcUserConstraintDef fcDefaultUserConstraintDef(void);
+/// A user constraint is a joint of type fc_userConstraint: read its reaction with fcJoint_GetReaction.
+FC_API fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* def);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Springs (a spring is a soft distance joint with a rest length; its force is its multiplier)
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct fcSpringDef {
+    const char* name;
+    fcBodyId bodyA, bodyB;
+    fcVec3 anchorA, anchorB;  ///< world points at the initial pose, m
+    fcReal stiffness;         ///< N/m, > 0
+    fcReal restLength;        ///< m, >= 0; < 0 takes the initial distance (default -1)
+    fcReal damping;           ///< N s/m, >= 0
+    int internalValue;
+} fcSpringDef;
+
+FC_API fcSpringDef fcDefaultSpringDef(void);
+FC_API fcJointId fcCreateSpring(fcWorldId worldId, const fcSpringDef* def);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

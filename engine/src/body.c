@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+// Bodies: creation with validation, pose and velocity access, mass properties (given, or from the shapes).
+#include "joint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+fcBodyDef fcDefaultBodyDef(void)
+{
+    fcBodyDef d;
+    memset(&d, 0, sizeof d);
+    d.type = fc_dynamicBody;
+    d.orientation = fcQuat_Identity();
+    d.inertiaTensor = fcMat33_Zero();
+    d.internalValue = FC_DEF_COOKIE;
+    return d;
+}
+
+void fcBody_UpdateInverseInertia(fcBody* b)
+{
+    if (b->type != fc_dynamicBody) {
+        b->invInertiaWorld = fcMat33_Zero();
+        return;
+    }
+    fcMat33 r = fcMat33_FromQuat(b->orientation);
+    b->invInertiaWorld = fcMat33_Mul(fcMat33_Mul(r, b->invInertiaLocal), fcMat33_Transpose(r));
+}
+
+void fcBody_AddJoint(fcBody* b, int joint)
+{
+    b->joints = fcRealloc(b->joints, sizeof(int) * (size_t)(b->jointCount + 1));
+    b->joints[b->jointCount++] = joint;
+}
+
+void fcBody_RemoveJoint(fcBody* b, int joint)
+{
+    for (int i = 0; i < b->jointCount; ++i) {
+        if (b->joints[i] == joint) {
+            b->joints[i] = b->joints[--b->jointCount];
+            return;
+        }
+    }
+}
+
+void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w)
+{
+    if (body < 0) {
+        *x = fcV3(0, 0, 0);
+        *q = fcQuat_Identity();
+        *v = fcV3(0, 0, 0);
+        *w = fcV3(0, 0, 0);
+        return;
+    }
+    const fcBody* b = world->bodies + body;
+    *x = b->position;
+    *q = b->orientation;
+    *v = b->linearVelocity;
+    *w = b->angularVelocity;
+}
+
+static bool fcIsSymmetricPositive(fcMat33 m)
+{
+    fcReal tol = 1e-9 * (FC_FABS(m.cx.x) + FC_FABS(m.cy.y) + FC_FABS(m.cz.z));
+    if (FC_FABS(m.cy.x - m.cx.y) > tol || FC_FABS(m.cz.x - m.cx.z) > tol || FC_FABS(m.cz.y - m.cy.z) > tol) return false;
+    // Sylvester: leading principal minors positive
+    fcReal m1 = m.cx.x, m2 = m.cx.x * m.cy.y - m.cy.x * m.cx.y;
+    return m1 > 0 && m2 > 0 && fcMat33_Det(m) > 0;
+}
+
+static bool fcSetMass(fcBody* b, fcReal mass, fcMat33 inertia, const char* caller)
+{
+    if (!isfinite(mass) || mass <= 0) return fcError("%s: mass must be > 0, got %g", caller, (double)mass);
+    fcVec3 cols[3] = {inertia.cx, inertia.cy, inertia.cz};
+    for (int i = 0; i < 3; ++i)
+        if (!fcVec3_IsFinite(cols[i])) return fcError("%s: inertia is not finite", caller);
+    if (!fcIsSymmetricPositive(inertia))
+        return fcError("%s: inertia must be symmetric positive definite (principal moments > 0), got diagonal (%g, %g, %g)",
+                       caller, (double)inertia.cx.x, (double)inertia.cy.y, (double)inertia.cz.z);
+    b->mass = mass;
+    b->invMass = 1 / mass;
+    b->inertiaLocal = inertia;
+    b->invInertiaLocal = fcMat33_Inverse(inertia);
+    fcBody_UpdateInverseInertia(b);
+    return true;
+}
+
+static bool fcCheckQuat(fcQuat q, const char* caller, fcQuat* out)
+{
+    if (!fcQuat_IsFinite(q)) return fcError("%s: orientation is not finite", caller);
+    fcReal l = fcQuat_Length(q);
+    if (FC_FABS(l - 1) > 1e-6)
+        return fcError("%s: orientation must be a unit quaternion [w, x, y, z] (length %g)", caller, (double)l);
+    *out = fcQuat_Normalize(q);
+    return true;
+}
+
+fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
+{
+    const char* caller = "fcCreateBody";
+    fcWorld* world = fcGetWorld(worldId, caller);
+    if (world == NULL) return fc_nullBodyId;
+    if (def == NULL || def->internalValue != FC_DEF_COOKIE) {
+        fcError("fcCreateBody: the def was not made by fcDefaultBodyDef");
+        return fc_nullBodyId;
+    }
+    if (world->locked) {
+        fcError("fcCreateBody: the world is stepping");
+        return fc_nullBodyId;
+    }
+    if (def->type != fc_staticBody && def->type != fc_kinematicBody && def->type != fc_dynamicBody) {
+        fcError("fcCreateBody: invalid body type %d", (int)def->type);
+        return fc_nullBodyId;
+    }
+    if (def->name && strlen(def->name) >= FC_NAME_CAPACITY) {
+        fcError("fcCreateBody: name is longer than %d characters", FC_NAME_CAPACITY - 1);
+        return fc_nullBodyId;
+    }
+    fcVec3 vecs[5] = {def->position, def->linearVelocity, def->angularVelocity, def->force, def->torque};
+    const char* names[5] = {"position", "linearVelocity", "angularVelocity", "force", "torque"};
+    for (int i = 0; i < 5; ++i) {
+        if (!fcVec3_IsFinite(vecs[i])) {
+            fcError("fcCreateBody: %s is not finite", names[i]);
+            return fc_nullBodyId;
+        }
+    }
+    if (!isfinite(def->linearDamping) || !isfinite(def->angularDamping) || def->linearDamping < 0 ||
+        def->angularDamping < 0) {
+        fcError("fcCreateBody: damping must be finite and >= 0");
+        return fc_nullBodyId;
+    }
+    fcBody b;
+    memset(&b, 0, sizeof b);
+    if (!fcCheckQuat(def->orientation, caller, &b.orientation)) return fc_nullBodyId;
+    b.type = def->type;
+    b.position = def->position;
+    b.linearVelocity = def->type == fc_staticBody ? fcV3(0, 0, 0) : def->linearVelocity;
+    b.angularVelocity = def->type == fc_staticBody ? fcV3(0, 0, 0) : def->angularVelocity;
+    b.force = def->force;
+    b.torque = def->torque;
+    b.linearDamping = def->linearDamping;
+    b.angularDamping = def->angularDamping;
+    b.userData = def->userData;
+    b.invInertiaLocal = fcMat33_Zero();
+    b.inertiaLocal = fcMat33_Zero();
+    if (def->type == fc_dynamicBody) {
+        fcMat33 inertia = def->useInertiaTensor ? def->inertiaTensor : fcMat33_Diagonal(def->inertia);
+        bool inertiaGiven = def->useInertiaTensor || def->inertia.x != 0 || def->inertia.y != 0 || def->inertia.z != 0;
+        if (!isfinite(def->mass) || def->mass < 0) {
+            fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes), got %g", (double)def->mass);
+            return fc_nullBodyId;
+        }
+        if (def->mass == 0) {
+            if (inertiaGiven) {
+                fcError("fcCreateBody: inertia was given without a mass");
+                return fc_nullBodyId;
+            }
+            b.massFromShapes = true;
+        } else if (!inertiaGiven) {
+            b.mass = def->mass;
+            b.inertiaFromShapes = true;
+        } else if (!fcSetMass(&b, def->mass, inertia, caller)) {
+            return fc_nullBodyId;
+        }
+    }
+
+    int index;
+    if (world->bodyFreeCount > 0) {
+        index = world->bodyFree[--world->bodyFreeCount];
+    } else {
+        if (world->bodyHigh == world->bodyCapacity) {
+            int cap = world->bodyCapacity ? 2 * world->bodyCapacity : 16;
+            world->bodies = fcRealloc(world->bodies, sizeof(fcBody) * (size_t)cap);
+            memset(world->bodies + world->bodyCapacity, 0, sizeof(fcBody) * (size_t)(cap - world->bodyCapacity));
+            world->bodyFree = fcRealloc(world->bodyFree, sizeof(int) * (size_t)cap);
+            world->bodyCapacity = cap;
+        }
+        index = world->bodyHigh++;
+    }
+    b.generation = world->bodies[index].generation;
+    b.inUse = true;
+    if (def->name) snprintf(b.name, sizeof b.name, "%s", def->name);
+    world->bodies[index] = b;
+    world->bodyCount += 1;
+    world->topologyDirty = true;
+    return fcMakeBodyId(world, index);
+}
+
+void fcDestroyBody(fcBodyId bodyId)
+{
+    fcWorld* world = NULL;
+    fcBody* b = fcGetBody(bodyId, &world, "fcDestroyBody");
+    if (b == NULL) return;
+    if (world->locked) {
+        fcError("fcDestroyBody: the world is stepping");
+        return;
+    }
+    while (b->jointCount > 0) fcJoint_DestroyInternal(world, b->joints[b->jointCount - 1]);
+    for (int i = 0; i < b->shapeCount; ++i) {
+        fcShape* s = world->shapes + b->shapes[i];
+        s->inUse = false;
+        s->generation = (uint16_t)(s->generation + 1);
+        world->shapeFree[world->shapeFreeCount++] = b->shapes[i];
+    }
+    fcFree(b->joints);
+    fcFree(b->shapes);
+    int generation = (uint16_t)(b->generation + 1);
+    memset(b, 0, sizeof *b);
+    b->generation = generation;
+    world->bodyFree[world->bodyFreeCount++] = bodyId.index1 - 1;
+    world->bodyCount -= 1;
+    world->topologyDirty = true;
+}
+
+bool fcBody_IsValid(fcBodyId id)
+{
+    fcWorld* w = fcGetWorldFromIndex(id.world0);
+    if (w == NULL || id.index1 < 1 || id.index1 > w->bodyHigh) return false;
+    const fcBody* b = w->bodies + id.index1 - 1;
+    return b->inUse && b->generation == id.generation;
+}
+
+#define FC_BODY_GET(id, fallback, caller)         \
+    fcWorld* world = NULL;                        \
+    fcBody* body = fcGetBody(id, &world, caller); \
+    if (body == NULL) return fallback
+
+#define FC_BODY_GET_UNLOCKED(id, caller)                                     \
+    FC_BODY_GET(id, false, caller);                                          \
+    if (world->locked) return fcError("%s: the world is stepping", caller)
+
+fcBodyType fcBody_GetType(fcBodyId id)
+{
+    FC_BODY_GET(id, fc_staticBody, "fcBody_GetType");
+    return body->type;
+}
+
+const char* fcBody_GetName(fcBodyId id)
+{
+    FC_BODY_GET(id, "", "fcBody_GetName");
+    return body->name;
+}
+
+fcBodyId fcWorld_FindBody(fcWorldId worldId, const char* name)
+{
+    fcWorld* world = fcGetWorld(worldId, "fcWorld_FindBody");
+    if (world == NULL || name == NULL) return fc_nullBodyId;
+    for (int i = 0; i < world->bodyHigh; ++i)
+        if (world->bodies[i].inUse && strcmp(world->bodies[i].name, name) == 0) return fcMakeBodyId(world, i);
+    return fc_nullBodyId;
+}
+
+fcVec3 fcBody_GetPosition(fcBodyId id)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetPosition");
+    return body->position;
+}
+
+fcQuat fcBody_GetOrientation(fcBodyId id)
+{
+    FC_BODY_GET(id, fcQuat_Identity(), "fcBody_GetOrientation");
+    return body->orientation;
+}
+
+fcVec3 fcBody_GetLinearVelocity(fcBodyId id)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetLinearVelocity");
+    return body->linearVelocity;
+}
+
+fcVec3 fcBody_GetAngularVelocity(fcBodyId id)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetAngularVelocity");
+    return body->angularVelocity;
+}
+
+fcVec3 fcBody_GetWorldPoint(fcBodyId id, fcVec3 p)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetWorldPoint");
+    return fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, p));
+}
+
+fcVec3 fcBody_GetLocalPoint(fcBodyId id, fcVec3 p)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetLocalPoint");
+    return fcQuat_InvRotate(body->orientation, fcVec3_Sub(p, body->position));
+}
+
+bool fcBody_SetTransform(fcBodyId id, fcVec3 position, fcQuat orientation)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetTransform");
+    fcQuat q;
+    if (!fcVec3_IsFinite(position)) return fcError("fcBody_SetTransform: position is not finite");
+    if (!fcCheckQuat(orientation, "fcBody_SetTransform", &q)) return false;
+    body->position = position;
+    body->orientation = q;
+    fcBody_UpdateInverseInertia(body);
+    return true;
+}
+
+static bool fcBody_SetVelocityVector(fcBody* body, fcVec3 v, fcVec3* target, const char* caller)
+{
+    if (!fcVec3_IsFinite(v)) return fcError("%s: velocity is not finite", caller);
+    if (body->type == fc_staticBody) return fcError("%s: a static body cannot move", caller);
+    *target = v;
+    return true;
+}
+
+bool fcBody_SetLinearVelocity(fcBodyId id, fcVec3 v)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetLinearVelocity");
+    return fcBody_SetVelocityVector(body, v, &body->linearVelocity, "fcBody_SetLinearVelocity");
+}
+
+bool fcBody_SetAngularVelocity(fcBodyId id, fcVec3 w)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetAngularVelocity");
+    return fcBody_SetVelocityVector(body, w, &body->angularVelocity, "fcBody_SetAngularVelocity");
+}
+
+fcReal fcBody_GetMass(fcBodyId id)
+{
+    FC_BODY_GET(id, 0, "fcBody_GetMass");
+    return body->mass;
+}
+
+fcVec3 fcBody_GetInertia(fcBodyId id)
+{
+    FC_BODY_GET(id, fcV3(0, 0, 0), "fcBody_GetInertia");
+    return fcV3(body->inertiaLocal.cx.x, body->inertiaLocal.cy.y, body->inertiaLocal.cz.z);
+}
+
+fcMat33 fcBody_GetInertiaTensor(fcBodyId id)
+{
+    FC_BODY_GET(id, fcMat33_Zero(), "fcBody_GetInertiaTensor");
+    return body->inertiaLocal;
+}
+
+bool fcBody_SetMassProperties(fcBodyId id, fcReal mass, fcVec3 inertia)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetMassProperties");
+    if (body->type != fc_dynamicBody) return fcError("fcBody_SetMassProperties: only a dynamic body has mass");
+    fcBody copy = *body;
+    if (!fcSetMass(&copy, mass, fcMat33_Diagonal(inertia), "fcBody_SetMassProperties")) return false;
+    copy.massFromShapes = copy.inertiaFromShapes = false;
+    *body = copy;
+    return true;
+}
+
+bool fcBody_SetForce(fcBodyId id, fcVec3 f)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetForce");
+    if (!fcVec3_IsFinite(f)) return fcError("fcBody_SetForce: force is not finite");
+    body->force = f;
+    return true;
+}
+
+bool fcBody_SetTorque(fcBodyId id, fcVec3 t)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetTorque");
+    if (!fcVec3_IsFinite(t)) return fcError("fcBody_SetTorque: torque is not finite");
+    body->torque = t;
+    return true;
+}
+
+bool fcBody_SetDamping(fcBodyId id, fcReal linear, fcReal angular)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetDamping");
+    if (!isfinite(linear) || !isfinite(angular) || linear < 0 || angular < 0)
+        return fcError("fcBody_SetDamping: damping must be finite and >= 0 (got %g, %g)", (double)linear, (double)angular);
+    body->linearDamping = linear;
+    body->angularDamping = angular;
+    return true;
+}
+
+void* fcBody_GetUserData(fcBodyId id)
+{
+    FC_BODY_GET(id, NULL, "fcBody_GetUserData");
+    return body->userData;
+}
+
+// mass properties from the shapes: sum of solids about the body origin (parallel axis), then the body is
+// moved so that its position stays the centre of mass
+void fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body)
+{
+    if (body->type != fc_dynamicBody || (!body->massFromShapes && !body->inertiaFromShapes)) return;
+    fcReal m = 0;
+    fcVec3 c = fcV3(0, 0, 0);
+    for (int i = 0; i < body->shapeCount; ++i) {
+        fcShapeDef* d = &world->shapes[body->shapes[i]].def;
+        fcMassData md = fcComputeShapeMass(d);
+        m += md.mass;
+        c = fcVec3_MulAdd(c, md.mass, fcVec3_Add(d->localPosition, fcQuat_Rotate(d->localOrientation, md.center)));
+    }
+    if (m <= 0) return;
+    c = fcVec3_Scale(1 / m, c);
+    // shift shapes so the centroid is the body origin, and move the body by the same amount
+    for (int i = 0; i < body->shapeCount; ++i) {
+        fcShapeDef* d = &world->shapes[body->shapes[i]].def;
+        d->localPosition = fcVec3_Sub(d->localPosition, c);
+    }
+    body->position = fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, c));
+    fcMat33 inertia = fcMat33_Zero();
+    for (int i = 0; i < body->shapeCount; ++i) {
+        fcShapeDef* d = &world->shapes[body->shapes[i]].def;
+        fcMassData md = fcComputeShapeMass(d);
+        fcMat33 rotated = fcMat33_RotateTensor(d->localOrientation, md.inertia);
+        fcVec3 r = fcVec3_Add(d->localPosition, fcQuat_Rotate(d->localOrientation, md.center));
+        // parallel axis: I + m (|r|^2 E - r r^T)
+        fcReal r2 = fcVec3_Dot(r, r);
+        fcMat33 shift = {{r2 - r.x * r.x, -r.y * r.x, -r.z * r.x},
+                         {-r.x * r.y, r2 - r.y * r.y, -r.z * r.y},
+                         {-r.x * r.z, -r.y * r.z, r2 - r.z * r.z}};
+        inertia = fcMat33_Add(inertia, fcMat33_Add(rotated, fcMat33_Scale(md.mass, shift)));
+    }
+    if (body->inertiaFromShapes) {
+        // keep the given mass: scale the shapes' inertia to it
+        inertia = fcMat33_Scale(body->mass / m, inertia);
+        m = body->mass;
+    }
+    fcSetMass(body, m, inertia, "fcCreateShape");
+}

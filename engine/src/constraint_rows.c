@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+// The row store: layout of the blocks and of A's pattern when the topology changes (count pass, then the
+// symbolic factorization), the fill pass every step, W = M^-1 J^T and the assembly of A = J M^-1 J^T + C.
+#include "solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fcRowStore_Free(fcRowStore* r)
+{
+    fcFree(r->blockJoint);
+    fcFree(r->blockadr);
+    fcFree(r->blocksize);
+    fcFree(r->joint);
+    fcFree(r->bodyA);
+    fcFree(r->bodyB);
+    fcFree(r->flags);
+    fcFree(r->J);
+    fcFree(r->W);
+    fcFree(r->rate);
+    fcFree(r->error);
+    fcFree(r->compliance);
+    fcFree(r->biasFactor);
+    fcFree(r->rhs);
+    fcFree(r->lambda);
+    fcFree(r->arownnz);
+    fcFree(r->arowadr);
+    fcFree(r->acolind);
+    fcFree(r->avalues);
+    memset(r, 0, sizeof *r);
+}
+
+static bool fcIsDynamic(const fcWorld* world, int body) { return body >= 0 && world->bodies[body].type == fc_dynamicBody; }
+
+static int fcCompareInt(const void* a, const void* b)
+{
+    int x = *(const int*)a, y = *(const int*)b;
+    return (x > y) - (x < y);
+}
+
+void fcRows_Layout(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    fcRowStore_Free(r);
+    // count pass: a joint is a block when it moves at least one dynamic body
+    int blocks = 0, rows = 0;
+    int* jointBlock = fcAlloc(sizeof(int) * (size_t)(world->jointHigh + 1));
+    for (int j = 0; j < world->jointHigh; ++j) {
+        fcJoint* joint = world->joints + j;
+        jointBlock[j] = -1;
+        if (!joint->inUse) continue;
+        joint->rowStart = -1;
+        if (!fcIsDynamic(world, joint->bodyA) && !fcIsDynamic(world, joint->bodyB)) continue;
+        jointBlock[j] = blocks++;
+        rows += joint->rowCount;
+    }
+    r->blockCount = blocks;
+    r->count = r->capacity = rows;
+    size_t n = (size_t)rows;
+    r->blockJoint = fcAlloc(sizeof(int) * (size_t)blocks);
+    r->blockadr = fcAlloc(sizeof(int) * (size_t)blocks);
+    r->blocksize = fcAlloc(sizeof(int) * (size_t)blocks);
+    r->joint = fcAlloc(sizeof(int) * n);
+    r->bodyA = fcAlloc(sizeof(int) * n);
+    r->bodyB = fcAlloc(sizeof(int) * n);
+    r->flags = fcAllocZeroed(n);
+    r->J = fcAllocZeroed(sizeof(fcReal[12]) * n);
+    r->W = fcAllocZeroed(sizeof(fcReal[12]) * n);
+    r->rate = fcAllocZeroed(sizeof(fcReal) * n);
+    r->error = fcAllocZeroed(sizeof(fcReal) * n);
+    r->compliance = fcAllocZeroed(sizeof(fcReal) * n);
+    r->biasFactor = fcAllocZeroed(sizeof(fcReal) * n);
+    r->rhs = fcAllocZeroed(sizeof(fcReal) * n);
+    r->lambda = fcAllocZeroed(sizeof(fcReal) * n);
+    r->arownnz = fcAlloc(sizeof(int) * n);
+    r->arowadr = fcAlloc(sizeof(int) * n);
+
+    int row = 0;
+    for (int j = 0; j < world->jointHigh; ++j) {
+        if (jointBlock[j] < 0) continue;
+        fcJoint* joint = world->joints + j;
+        int b = jointBlock[j];
+        r->blockJoint[b] = j;
+        r->blockadr[b] = row;
+        r->blocksize[b] = joint->rowCount;
+        joint->rowStart = row;
+        for (int k = 0; k < joint->rowCount; ++k, ++row) {
+            r->joint[row] = j;
+            r->bodyA[row] = joint->bodyA;
+            r->bodyB[row] = joint->bodyB;
+        }
+    }
+
+    // pattern of A's lower triangle: block b sees every earlier block sharing a dynamic body with it
+    int* adjacent = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    int* mark = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    for (int b = 0; b < blocks; ++b) mark[b] = -1;
+    int capacity = rows * 4 + 16, nnz = 0;
+    int* colind = fcAlloc(sizeof(int) * (size_t)capacity);
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        int count = 0;
+        int sides[2] = {joint->bodyA, joint->bodyB};
+        for (int s = 0; s < 2; ++s) {
+            if (!fcIsDynamic(world, sides[s])) continue;
+            const fcBody* body = world->bodies + sides[s];
+            for (int k = 0; k < body->jointCount; ++k) {
+                int c = jointBlock[body->joints[k]];
+                if (c < 0 || c >= b || mark[c] == b) continue;
+                mark[c] = b;
+                adjacent[count++] = c;
+            }
+        }
+        qsort(adjacent, (size_t)count, sizeof(int), fcCompareInt);
+        int width = joint->rowCount;
+        for (int k = 0; k < count; ++k) width += r->blocksize[adjacent[k]];
+        for (int i = 0; i < joint->rowCount; ++i) {
+            int rowIndex = r->blockadr[b] + i;
+            if (nnz + width > capacity) {
+                capacity = 2 * (nnz + width);
+                colind = fcRealloc(colind, sizeof(int) * (size_t)capacity);
+            }
+            r->arowadr[rowIndex] = nnz;
+            for (int k = 0; k < count; ++k)
+                for (int m = 0; m < r->blocksize[adjacent[k]]; ++m) colind[nnz++] = r->blockadr[adjacent[k]] + m;
+            for (int m = 0; m <= i; ++m) colind[nnz++] = r->blockadr[b] + m;
+            r->arownnz[rowIndex] = nnz - r->arowadr[rowIndex];
+        }
+    }
+    r->acolind = colind;
+    r->nnzA = nnz;
+    r->avalues = fcAllocZeroed(sizeof(fcReal) * (size_t)(nnz + 1));
+    fcFree(adjacent);
+    fcFree(mark);
+    fcFree(jointBlock);
+
+    fcLdlt_Analyze(&world->ldlt, rows, r->arownnz, r->arowadr, r->acolind, blocks, r->blockadr, r->blocksize);
+    world->stats.symbolicAnalyses += 1;
+    world->topologyDirty = false;
+}
+
+bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
+{
+    fcRowStore* r = &world->rows;
+    fcReal h = world->def.timestep;
+    fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
+    for (int b = 0; b < r->blockCount; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        fcJoint_FillRows(world, joint, time, tmp);
+        bool soft = fcJoint_IsSoft(joint);
+        bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
+        // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
+        fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
+        fcReal bias = soft ? joint->stiffness / (h * joint->stiffness + joint->damping) : 0;
+        for (int k = 0; k < joint->rowCount; ++k) {
+            int i = r->blockadr[b] + k;
+            bool finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error);
+            for (int m = 0; m < 6; ++m)
+                finite = finite && isfinite(tmp[k].jacobian[0][m]) && isfinite(tmp[k].jacobian[1][m]);
+            if (!finite)
+                return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
+                               r->blockJoint[b] + 1, joint->name, k);
+            r->error[i] = holonomic ? tmp[k].error : 0;
+            if (errorsOnly) continue;
+            for (int m = 0; m < 6; ++m) {
+                r->J[i][m] = tmp[k].jacobian[0][m];
+                r->J[i][6 + m] = tmp[k].jacobian[1][m];
+            }
+            r->rate[i] = tmp[k].rate;
+            r->flags[i] = (uint8_t)((holonomic ? fc_rowHolonomic : 0) | (soft ? fc_rowSoft : 0));
+            r->compliance[i] = gamma;
+            r->biasFactor[i] = bias;
+        }
+    }
+    return true;
+}
+
+void fcRows_ComputeW(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) {
+        int sides[2] = {r->bodyA[i], r->bodyB[i]};
+        for (int s = 0; s < 2; ++s) {
+            fcReal* w = r->W[i] + 6 * s;
+            const fcReal* jr = r->J[i] + 6 * s;
+            if (!fcIsDynamic(world, sides[s])) {
+                for (int m = 0; m < 6; ++m) w[m] = 0;
+                continue;
+            }
+            const fcBody* body = world->bodies + sides[s];
+            // W = M^-1 J^T: linear part J_lin / m, angular part I_world^-1 J_ang
+            fcVec3 ang = fcMat33_MulV(body->invInertiaWorld, fcV3(jr[3], jr[4], jr[5]));
+            w[0] = body->invMass * jr[0], w[1] = body->invMass * jr[1], w[2] = body->invMass * jr[2];
+            w[3] = ang.x, w[4] = ang.y, w[5] = ang.z;
+        }
+    }
+}
+
+static fcReal fcDot6(const fcReal* a, const fcReal* b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+void fcRows_AssembleA(fcWorld* world, bool projection)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) {
+        int bi[2] = {r->bodyA[i], r->bodyB[i]};
+        int start = r->arowadr[i], end = start + r->arownnz[i];
+        for (int e = start; e < end; ++e) {
+            int j = r->acolind[e];
+            int bj[2] = {r->bodyA[j], r->bodyB[j]};
+            // A_ij = sum over the bodies rows i and j share: J_i,body . (M^-1 J_j^T)_body
+            fcReal a = 0;
+            for (int s = 0; s < 2; ++s)
+                for (int t = 0; t < 2; ++t)
+                    if (bi[s] >= 0 && bi[s] == bj[t]) a += fcDot6(r->J[i] + 6 * s, r->W[j] + 6 * t);
+            r->avalues[e] = a;
+        }
+        // the diagonal is stored last in the row: add the compliance (soft rows), or, while projecting,
+        // take a soft row out of the system (its J and W were zeroed) with a unit diagonal
+        fcReal* diag = r->avalues + end - 1;
+        if (r->flags[i] & fc_rowSoft) *diag = projection ? 1 : *diag + r->compliance[i];
+    }
+}
+
+// impulses lambda on the rows: every dynamic body moves by W lambda (a velocity change, or with `displace` a
+// position change whose velocity is that change over h); the joints and bodies record scale * lambda
+void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) {
+        fcReal l = lambda[i];
+        if (l == 0) continue;
+        int sides[2] = {r->bodyA[i], r->bodyB[i]};
+        fcJoint* joint = world->joints + r->joint[i];
+        fcReal impulse = l * scale;
+        joint->impulse[i - joint->rowStart] += impulse;
+        const fcReal* jb = r->J[i] + 6;
+        joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
+        joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
+        for (int s = 0; s < 2; ++s) {
+            if (!fcIsDynamic(world, sides[s])) continue;
+            fcBody* body = world->bodies + sides[s];
+            const fcReal* w = r->W[i] + 6 * s;
+            const fcReal* jr = r->J[i] + 6 * s;
+            body->deltaLinear = fcVec3_MulAdd(body->deltaLinear, l, fcV3(w[0], w[1], w[2]));
+            body->deltaAngular = fcVec3_MulAdd(body->deltaAngular, l, fcV3(w[3], w[4], w[5]));
+            body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
+            body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+        }
+    }
+    fcReal invH = 1 / world->def.timestep;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* body = world->bodies + k;
+        if (!body->inUse || body->type != fc_dynamicBody) continue;
+        fcVec3 dx = body->deltaLinear, dq = body->deltaAngular;
+        if (dx.x == 0 && dx.y == 0 && dx.z == 0 && dq.x == 0 && dq.y == 0 && dq.z == 0) continue;
+        if (displace) {
+            body->position = fcVec3_Add(body->position, dx);
+            body->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
+            fcBody_UpdateInverseInertia(body);
+            body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, invH, dx);
+            body->angularVelocity = fcVec3_MulAdd(body->angularVelocity, invH, dq);
+        } else {
+            body->linearVelocity = fcVec3_Add(body->linearVelocity, dx);
+            body->angularVelocity = fcVec3_Add(body->angularVelocity, dq);
+        }
+        body->deltaLinear = body->deltaAngular = fcV3(0, 0, 0);
+    }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// The row store: one scalar constraint row per entry, struct of arrays, laid out joint by joint (one block
+// per joint). Sized by a count pass when the topology changes, filled by the joints every step.
+#ifndef FC_CONSTRAINT_ROWS_H
+#define FC_CONSTRAINT_ROWS_H
+
+#include "fulcrum/fulcrum.h"
+
+#include <stdint.h>
+
+enum {
+    fc_rowHolonomic = 1,  // the row is the gradient of a position-level f: stabilized and projected
+    fc_rowSoft = 2,       // compliant row (stiffness/damping): never projected
+};
+
+typedef struct fcRowStore {
+    int count, capacity;
+    int blockCount;
+    int* blockJoint;     // (blockCount) joint of each block
+    int* blockadr;       // (blockCount) first row
+    int* blocksize;      // (blockCount)
+    int* joint;          // (count) owning joint
+    int* bodyA;          // (count) body index or -1 (world)
+    int* bodyB;
+    uint8_t* flags;      // (count) fc_row* bits
+    fcReal (*J)[12];     // (count x 12) J_a (lin, ang) then J_b (lin, ang)
+    fcReal (*W)[12];     // (count x 12) M^-1 J^T: the generalized displacement per unit multiplier
+    fcReal* rate;        // (count) velocity-level term: the row is J v + rate = 0
+    fcReal* error;       // (count) position error f
+    fcReal* compliance;  // (count) diagonal added to A (soft rows)
+    fcReal* biasFactor;  // (count) soft rows: k / (h k + c), the bias per unit error
+    fcReal* rhs;         // (count) solve scratch
+    fcReal* lambda;      // (count) solve result (impulse, N s)
+    // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
+    int* arownnz;        // (count)
+    int* arowadr;        // (count)
+    int* acolind;        // (nnzA)
+    fcReal* avalues;     // (nnzA)
+    int nnzA;
+} fcRowStore;
+
+void fcRowStore_Free(fcRowStore* rows);
+
+#endif

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Engine-wide plumbing: allocation, error reporting, timers. Every refused call goes through fcError.
+#ifndef FC_CORE_H
+#define FC_CORE_H
+
+#include "fulcrum/fulcrum.h"
+
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define FC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FC_PRINTF(a, b)
+#endif
+
+// The cookie fcDefault*Def writes into internalValue; a def without it is refused.
+#define FC_DEF_COOKIE 0x46554C43
+
+// Allocation (aborts with a message on exhaustion: the engine never continues on a failed allocation).
+void* fcAlloc(size_t size);
+void* fcAllocZeroed(size_t size);
+void* fcRealloc(void* p, size_t size);
+void fcFree(void* p);
+
+// Record a refused call: sets the thread's last error and forwards it to the log hook. Returns false so
+// callers can `return fcError(...)`.
+bool fcError(const char* fmt, ...) FC_PRINTF(1, 2);
+
+// Monotonic wall clock, ms.
+double fcNowMs(void);
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// Semi-implicit Euler: v* = v + h M^-1 (f + m g) with the gyroscopic term w x I w taken implicitly (one
+// Newton step in the body frame), then x += h v, q = exp(h w) q, renormalized.
+#include "solver.h"
+
+static fcMat33 fcSkew(fcVec3 v)
+{
+    fcMat33 m = {{0, v.z, -v.y}, {-v.z, 0, v.x}, {v.y, -v.x, 0}};
+    return m;
+}
+
+// solve I (w1 - w0) + h w1 x I w1 = 0 for w1 by one Newton step from w0 (body frame)
+static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
+{
+    fcVec3 iw = fcMat33_MulV(inertia, w0);
+    fcVec3 f = fcVec3_Scale(h, fcVec3_Cross(w0, iw));
+    // Jacobian I + h (skew(w0) I - skew(I w0))
+    fcMat33 jac = fcMat33_Add(inertia, fcMat33_Scale(h, fcMat33_Add(fcMat33_Mul(fcSkew(w0), inertia),
+                                                                     fcMat33_Scale(-1, fcSkew(iw)))));
+    return fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
+}
+
+void fcIntegrate_Velocities(fcWorld* world, fcReal h)
+{
+    fcVec3 g = world->def.gravity;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, b->force));
+        fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
+        wBody = fcImplicitGyroscopic(b->inertiaLocal, wBody, h);
+        fcVec3 w = fcQuat_Rotate(b->orientation, wBody);
+        w = fcVec3_MulAdd(w, h, fcMat33_MulV(b->invInertiaWorld, b->torque));
+        // damping dv/dt = -c v, implicitly: v / (1 + h c)
+        b->linearVelocity = fcVec3_Scale(1 / (1 + h * b->linearDamping), v);
+        b->angularVelocity = fcVec3_Scale(1 / (1 + h * b->angularDamping), w);
+    }
+}
+
+void fcIntegrate_Positions(fcWorld* world, fcReal h)
+{
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type == fc_staticBody) continue;
+        b->position = fcVec3_MulAdd(b->position, h, b->linearVelocity);
+        b->orientation =
+            fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
+        fcBody_UpdateInverseInertia(b);
+    }
+}

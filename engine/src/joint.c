@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+// Joint lifecycle (validation, local frames, destruction), the per-type dispatch table and the reaction
+// a joint reports: its multipliers and the force and moment they add up to.
+#include "joint.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// clang-format off
+static const fcJointTypeTable s_jointTypes[fc_jointTypeCount] = {
+    [fc_ballJoint]      = {"ball",      3, fcBallJoint_Fill},
+    [fc_hingeJoint]     = {"hinge",     5, fcHingeJoint_Fill},
+    [fc_sliderJoint]    = {"slider",    5, fcSliderJoint_Fill},
+    [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill},
+    [fc_distanceJoint]  = {"distance",  1, fcDistanceJoint_Fill},
+    [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill},
+    [fc_planarJoint]    = {"planar",    3, fcPlanarJoint_Fill},
+    [fc_bladeJoint]     = {"blade",     1, fcBladeJoint_Fill},
+    [fc_couplingJoint]  = {"coupling",  1, fcCouplingJoint_Fill},
+    [fc_userConstraint] = {"user",      0, fcUserConstraint_Fill},
+};
+// clang-format on
+
+const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type) { return s_jointTypes + type; }
+
+const char* fcJointType_GetName(fcJointType type)
+{
+    return (unsigned)type < fc_jointTypeCount ? s_jointTypes[type].name : "unknown";
+}
+
+bool fcJointType_FromName(const char* name, fcJointType* type)
+{
+    for (int t = 0; name && t < fc_jointTypeCount; ++t) {
+        if (strcmp(name, s_jointTypes[t].name) == 0) {
+            *type = (fcJointType)t;
+            return true;
+        }
+    }
+    return false;
+}
+
+void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose)
+{
+    fcUserConstraintState* s = &pose->state;
+    s->time = time;
+    fcBody_GetState(world, joint->bodyA, &s->position[0], &s->orientation[0], &s->linearVelocity[0],
+                    &s->angularVelocity[0]);
+    fcBody_GetState(world, joint->bodyB, &s->position[1], &s->orientation[1], &s->linearVelocity[1],
+                    &s->angularVelocity[1]);
+    pose->ra = fcQuat_Rotate(s->orientation[0], joint->localAnchorA);
+    pose->rb = fcQuat_Rotate(s->orientation[1], joint->localAnchorB);
+    pose->pa = fcVec3_Add(s->position[0], pose->ra);
+    pose->pb = fcVec3_Add(s->position[1], pose->rb);
+}
+
+void fcJoint_FillRows(const fcWorld* world, const fcJoint* joint, fcReal time, fcUserConstraintRow* rows)
+{
+    fcJointPose pose;
+    fcJoint_ComputePose(world, joint, time, &pose);
+    s_jointTypes[joint->type].fill(world, joint, &pose, rows);
+}
+
+fcJointDef fcDefaultJointDef(fcJointType type)
+{
+    fcJointDef d;
+    memset(&d, 0, sizeof d);
+    d.type = type;
+    d.axis = fcV3(0, 0, 1);
+    d.axisB = fcV3(1, 0, 0);
+    d.normal = fcV3(0, 0, 1);
+    d.length = -1;
+    d.ratio = 1;
+    d.internalValue = FC_DEF_COOKIE;
+    return d;
+}
+
+fcUserConstraintDef fcDefaultUserConstraintDef(void)
+{
+    fcUserConstraintDef d;
+    memset(&d, 0, sizeof d);
+    d.rowCount = 1;
+    d.holonomic = true;
+    d.internalValue = FC_DEF_COOKIE;
+    return d;
+}
+
+fcSpringDef fcDefaultSpringDef(void)
+{
+    fcSpringDef d;
+    memset(&d, 0, sizeof d);
+    d.stiffness = 1;
+    d.restLength = -1;
+    d.internalValue = FC_DEF_COOKIE;
+    return d;
+}
+
+// frame (axis, perp1, perp2) of a world direction, expressed in a body's frame
+static void fcJoint_LocalFrame(fcQuat q, fcVec3 axisWorld, fcVec3* axis, fcVec3* p1, fcVec3* p2)
+{
+    fcVec3 a = fcVec3_Normalize(axisWorld);
+    fcVec3 u = fcVec3_Perpendicular(a);
+    fcVec3 w = fcVec3_Cross(a, u);
+    *axis = fcQuat_InvRotate(q, a);
+    *p1 = fcQuat_InvRotate(q, u);
+    *p2 = fcQuat_InvRotate(q, w);
+}
+
+// rotation taking e_z to the unit vector a (for the reported joint frame)
+static fcQuat fcQuat_FromZTo(fcVec3 a)
+{
+    fcVec3 z = fcV3(0, 0, 1);
+    fcReal c = fcVec3_Dot(z, a);
+    if (c < -0.999999999) return fcQuat_FromAxisAngle(fcV3(1, 0, 0), 3.14159265358979323846);
+    fcVec3 axis = fcVec3_Cross(z, a);
+    fcQuat q = {1 + c, axis.x, axis.y, axis.z};
+    return fcQuat_Normalize(q);
+}
+
+static bool fcCheckVec(fcVec3 v, const char* what)
+{
+    if (!fcVec3_IsFinite(v)) return fcError("fcCreateJoint: %s is not finite", what);
+    return true;
+}
+
+static bool fcCheckDirection(fcVec3 v, const char* what)
+{
+    if (!fcCheckVec(v, what)) return false;
+    if (fcVec3_Length(v) < 1e-9) return fcError("fcCreateJoint: %s must be a non-zero direction", what);
+    return true;
+}
+
+static bool fcCheckName(const char* name, const char* caller)
+{
+    if (name && strlen(name) >= FC_NAME_CAPACITY)
+        return fcError("%s: name \"%.20s...\" is longer than %d characters", caller, name, FC_NAME_CAPACITY - 1);
+    return true;
+}
+
+// resolve a body id that may be null (the world); -1 for the world
+static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* index, const char* which)
+{
+    if (FC_IS_NULL(id)) {
+        if (!allowWorld) return fcError("fcCreateJoint: %s must be a body, not the world", which);
+        *index = -1;
+        return true;
+    }
+    fcWorld* bw = NULL;
+    char caller[64];
+    snprintf(caller, sizeof caller, "fcCreateJoint (%s)", which);
+    if (fcGetBody(id, &bw, caller) == NULL) return false;
+    if (bw != world) return fcError("fcCreateJoint: %s belongs to another world", which);
+    *index = id.index1 - 1;
+    return true;
+}
+
+static int fcJoint_Allocate(fcWorld* world)
+{
+    int index;
+    if (world->jointFreeCount > 0) {
+        index = world->jointFree[--world->jointFreeCount];
+    } else {
+        if (world->jointHigh == world->jointCapacity) {
+            int cap = world->jointCapacity ? 2 * world->jointCapacity : 16;
+            world->joints = fcRealloc(world->joints, sizeof(fcJoint) * (size_t)cap);
+            memset(world->joints + world->jointCapacity, 0, sizeof(fcJoint) * (size_t)(cap - world->jointCapacity));
+            world->jointFree = fcRealloc(world->jointFree, sizeof(int) * (size_t)cap);
+            world->jointCapacity = cap;
+        }
+        index = world->jointHigh++;
+    }
+    return index;
+}
+
+// all validation happens on `j` (a local) so that a refused def changes nothing
+static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
+{
+    int index = fcJoint_Allocate(world);
+    int generation = world->joints[index].generation;
+    j->generation = generation;
+    j->inUse = true;
+    j->rowStart = -1;
+    if (name) snprintf(j->name, sizeof j->name, "%s", name);
+    world->joints[index] = *j;
+    world->jointCount += 1;
+    if (j->bodyA >= 0) fcBody_AddJoint(world->bodies + j->bodyA, index);
+    if (j->bodyB >= 0 && j->bodyB != j->bodyA) fcBody_AddJoint(world->bodies + j->bodyB, index);
+    world->topologyDirty = true;
+    return fcMakeJointId(world, index);
+}
+
+static bool fcJoint_SetSoft(fcJoint* j, fcReal stiffness, fcReal damping, const char* caller)
+{
+    if (!isfinite(stiffness) || !isfinite(damping) || stiffness < 0 || damping < 0)
+        return fcError("%s: stiffness and damping must be finite and >= 0 (got %g, %g)", caller, (double)stiffness,
+                       (double)damping);
+    j->stiffness = stiffness;
+    j->damping = damping;
+    return true;
+}
+
+fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
+{
+    fcWorld* world = fcGetWorld(worldId, "fcCreateJoint");
+    if (world == NULL) return fc_nullJointId;
+    if (def == NULL || def->internalValue != FC_DEF_COOKIE) {
+        fcError("fcCreateJoint: the def was not made by fcDefaultJointDef");
+        return fc_nullJointId;
+    }
+    if (world->locked) {
+        fcError("fcCreateJoint: the world is stepping");
+        return fc_nullJointId;
+    }
+    if ((unsigned)def->type >= fc_jointTypeCount || def->type == fc_userConstraint) {
+        fcError("fcCreateJoint: invalid joint type %d (user constraints come from fcCreateUserConstraint)", (int)def->type);
+        return fc_nullJointId;
+    }
+    if (!fcCheckName(def->name, "fcCreateJoint")) return fc_nullJointId;
+
+    fcJoint j;
+    memset(&j, 0, sizeof j);
+    j.type = def->type;
+    j.userData = def->userData;
+    j.rowCount = s_jointTypes[def->type].rowCount;
+    j.ratio = def->ratio;
+    j.offset = def->offset;
+    if (!fcJoint_SetSoft(&j, def->stiffness, def->damping, "fcCreateJoint")) return fc_nullJointId;
+
+    if (def->type == fc_couplingJoint) {
+        if (!isfinite(def->ratio) || !isfinite(def->offset)) {
+            fcError("fcCreateJoint: coupling ratio and offset must be finite");
+            return fc_nullJointId;
+        }
+        if (!fcCouplingJoint_Resolve(world, def, &j)) return fc_nullJointId;
+        j.localFrameA = fcQuat_Identity();
+        return fcJoint_Commit(world, &j, def->name);
+    }
+
+    if (!fcResolveBody(world, def->bodyA, true, &j.bodyA, "bodyA")) return fc_nullJointId;
+    if (!fcResolveBody(world, def->bodyB, false, &j.bodyB, "bodyB")) return fc_nullJointId;
+    if (j.bodyA == j.bodyB) {
+        fcError("fcCreateJoint: bodyA and bodyB are the same body");
+        return fc_nullJointId;
+    }
+    fcVec3 xa, xb, unused;
+    fcQuat qa, qb;
+    fcBody_GetState(world, j.bodyA, &xa, &qa, &unused, &unused);
+    fcBody_GetState(world, j.bodyB, &xb, &qb, &unused, &unused);
+
+    fcVec3 anchorA = def->anchor, anchorB = def->anchor;
+    if (def->type == fc_distanceJoint) {
+        anchorA = def->anchorA;
+        anchorB = def->anchorB;
+        if (!fcCheckVec(anchorA, "anchorA") || !fcCheckVec(anchorB, "anchorB")) return fc_nullJointId;
+        if (!isfinite(def->length)) {
+            fcError("fcCreateJoint: length is not finite");
+            return fc_nullJointId;
+        }
+        fcReal initial = fcVec3_Distance(anchorA, anchorB);
+        j.length = def->length < 0 ? initial : def->length;
+        if (j.length <= 1e-9 && !fcJoint_IsSoft(&j)) {
+            fcError("fcCreateJoint: a rigid distance joint needs a length > 0 (anchors %g m apart)", (double)initial);
+            return fc_nullJointId;
+        }
+    } else if (!fcCheckVec(def->anchor, "anchor")) {
+        return fc_nullJointId;
+    }
+    j.localAnchorA = fcQuat_InvRotate(qa, fcVec3_Sub(anchorA, xa));
+    j.localAnchorB = fcQuat_InvRotate(qb, fcVec3_Sub(anchorB, xb));
+
+    fcVec3 frameAxis = fcV3(0, 0, 1);
+    bool hasFrame = false;
+    switch (def->type) {
+        case fc_hingeJoint:
+        case fc_sliderJoint:
+        case fc_fixedJoint:
+            if (!fcCheckDirection(def->axis, "axis")) return fc_nullJointId;
+            frameAxis = def->axis;
+            hasFrame = true;
+            break;
+        case fc_universalJoint: {
+            if (!fcCheckDirection(def->axis, "axis") || !fcCheckDirection(def->axisB, "axisB")) return fc_nullJointId;
+            fcVec3 a = fcVec3_Normalize(def->axis), b = fcVec3_Normalize(def->axisB);
+            if (FC_FABS(fcVec3_Dot(a, b)) > 1e-6) {
+                fcError("fcCreateJoint: universal axis and axisB must be perpendicular (cos = %g)", (double)fcVec3_Dot(a, b));
+                return fc_nullJointId;
+            }
+            j.localAxisA = fcQuat_InvRotate(qa, a);
+            j.localAxisB = fcQuat_InvRotate(qb, b);
+            frameAxis = a;
+            break;
+        }
+        case fc_planarJoint:
+            if (!fcCheckDirection(def->normal, "normal")) return fc_nullJointId;
+            frameAxis = def->normal;
+            hasFrame = true;
+            break;
+        case fc_bladeJoint: {
+            if (!fcCheckDirection(def->normal, "normal") || !fcCheckDirection(def->axis, "axis")) return fc_nullJointId;
+            fcVec3 n = fcVec3_Normalize(def->normal), a = fcVec3_Normalize(def->axis);
+            if (FC_FABS(fcVec3_Dot(n, a)) > 1e-6) {
+                fcError("fcCreateJoint: blade axis must lie in the plane (perpendicular to normal; cos = %g)",
+                        (double)fcVec3_Dot(n, a));
+                return fc_nullJointId;
+            }
+            j.localNormalA = fcQuat_InvRotate(qa, n);
+            j.localAxisB = fcQuat_InvRotate(qb, a);
+            frameAxis = n;
+            break;
+        }
+        default:
+            break;
+    }
+    if (hasFrame) {
+        fcJoint_LocalFrame(qa, frameAxis, &j.localAxisA, &j.localPerp1A, &j.localPerp2A);
+        fcJoint_LocalFrame(qb, frameAxis, &j.localAxisB, &j.localPerp1B, &j.localPerp2B);
+        // b's perpendiculars must be the world-equal copies of a's, not b's own choice
+        j.localPerp1B = fcQuat_InvRotate(qb, fcQuat_Rotate(qa, j.localPerp1A));
+        j.localPerp2B = fcQuat_InvRotate(qb, fcQuat_Rotate(qa, j.localPerp2A));
+    }
+    j.localFrameA = fcQuat_FromZTo(fcQuat_InvRotate(qa, fcVec3_Normalize(frameAxis)));
+    if (def->type == fc_ballJoint || def->type == fc_distanceJoint) j.localFrameA = fcQuat_Identity();
+    return fcJoint_Commit(world, &j, def->name);
+}
+
+fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* def)
+{
+    fcWorld* world = fcGetWorld(worldId, "fcCreateUserConstraint");
+    if (world == NULL) return fc_nullJointId;
+    if (def == NULL || def->internalValue != FC_DEF_COOKIE) {
+        fcError("fcCreateUserConstraint: the def was not made by fcDefaultUserConstraintDef");
+        return fc_nullJointId;
+    }
+    if (world->locked) {
+        fcError("fcCreateUserConstraint: the world is stepping");
+        return fc_nullJointId;
+    }
+    if (def->fcn == NULL) {
+        fcError("fcCreateUserConstraint: fcn (the row callback) is NULL");
+        return fc_nullJointId;
+    }
+    if (def->rowCount < 1 || def->rowCount > FC_MAX_JOINT_ROWS) {
+        fcError("fcCreateUserConstraint: rowCount must be 1..%d, got %d", FC_MAX_JOINT_ROWS, def->rowCount);
+        return fc_nullJointId;
+    }
+    if (!fcCheckName(def->name, "fcCreateUserConstraint")) return fc_nullJointId;
+    fcJoint j;
+    memset(&j, 0, sizeof j);
+    j.type = fc_userConstraint;
+    j.rowCount = def->rowCount;
+    j.holonomic = def->holonomic;
+    j.userFcn = def->fcn;
+    j.userContext = def->context;
+    j.userData = def->userData;
+    j.localFrameA = fcQuat_Identity();
+    if (!fcJoint_SetSoft(&j, def->stiffness, def->damping, "fcCreateUserConstraint")) return fc_nullJointId;
+    if (!fcResolveBody(world, def->bodyA, true, &j.bodyA, "bodyA")) return fc_nullJointId;
+    if (!fcResolveBody(world, def->bodyB, false, &j.bodyB, "bodyB")) return fc_nullJointId;
+    if (j.bodyA == j.bodyB) {
+        fcError("fcCreateUserConstraint: bodyA and bodyB are the same body");
+        return fc_nullJointId;
+    }
+    return fcJoint_Commit(world, &j, def->name);
+}
+
+fcJointId fcCreateSpring(fcWorldId worldId, const fcSpringDef* def)
+{
+    if (def == NULL || def->internalValue != FC_DEF_COOKIE) {
+        fcError("fcCreateSpring: the def was not made by fcDefaultSpringDef");
+        return fc_nullJointId;
+    }
+    if (!isfinite(def->stiffness) || def->stiffness <= 0) {
+        fcError("fcCreateSpring: stiffness must be > 0, got %g", (double)def->stiffness);
+        return fc_nullJointId;
+    }
+    if (!isfinite(def->restLength)) {
+        fcError("fcCreateSpring: restLength is not finite");
+        return fc_nullJointId;
+    }
+    fcJointDef d = fcDefaultJointDef(fc_distanceJoint);
+    d.name = def->name;
+    d.bodyA = def->bodyA;
+    d.bodyB = def->bodyB;
+    d.anchorA = def->anchorA;
+    d.anchorB = def->anchorB;
+    d.length = def->restLength;
+    d.stiffness = def->stiffness;
+    d.damping = def->damping;
+    fcJointId id = fcCreateJoint(worldId, &d);
+    if (FC_IS_NON_NULL(id)) {
+        fcWorld* w = NULL;
+        fcGetJoint(id, &w, "fcCreateSpring")->isSpring = true;
+    }
+    return id;
+}
+
+void fcJoint_DestroyInternal(fcWorld* world, int index)
+{
+    fcJoint* j = world->joints + index;
+    if (!j->inUse) return;
+    if (j->bodyA >= 0) fcBody_RemoveJoint(world->bodies + j->bodyA, index);
+    if (j->bodyB >= 0) fcBody_RemoveJoint(world->bodies + j->bodyB, index);
+    j->inUse = false;
+    j->generation = (uint16_t)(j->generation + 1);
+    world->jointFree[world->jointFreeCount++] = index;
+    world->jointCount -= 1;
+    world->topologyDirty = true;
+    // a coupling cannot outlive the joints it couples
+    for (int k = 0; k < world->jointHigh; ++k) {
+        fcJoint* c = world->joints + k;
+        if (c->inUse && c->type == fc_couplingJoint && (c->jointA == index || c->jointB == index))
+            fcJoint_DestroyInternal(world, k);
+    }
+}
+
+void fcDestroyJoint(fcJointId jointId)
+{
+    fcWorld* world = NULL;
+    fcJoint* j = fcGetJoint(jointId, &world, "fcDestroyJoint");
+    if (j == NULL) return;
+    if (world->locked) {
+        fcError("fcDestroyJoint: the world is stepping");
+        return;
+    }
+    fcJoint_DestroyInternal(world, jointId.index1 - 1);
+}
+
+bool fcJoint_IsValid(fcJointId jointId)
+{
+    fcWorld* w = fcGetWorldFromIndex(jointId.world0);
+    if (w == NULL || jointId.index1 < 1 || jointId.index1 > w->jointHigh) return false;
+    const fcJoint* j = w->joints + jointId.index1 - 1;
+    return j->inUse && j->generation == jointId.generation;
+}
+
+#define FC_JOINT_GET(id, fallback, caller)          \
+    fcWorld* world = NULL;                          \
+    fcJoint* joint = fcGetJoint(id, &world, caller); \
+    if (joint == NULL) return fallback
+
+fcJointType fcJoint_GetType(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, fc_jointTypeCount, "fcJoint_GetType");
+    return joint->type;
+}
+
+const char* fcJoint_GetName(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, "", "fcJoint_GetName");
+    return joint->name;
+}
+
+fcBodyId fcJoint_GetBodyA(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, fc_nullBodyId, "fcJoint_GetBodyA");
+    return joint->bodyA >= 0 ? fcMakeBodyId(world, joint->bodyA) : fc_nullBodyId;
+}
+
+fcBodyId fcJoint_GetBodyB(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, fc_nullBodyId, "fcJoint_GetBodyB");
+    return fcMakeBodyId(world, joint->bodyB);
+}
+
+int fcJoint_GetRowCount(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, 0, "fcJoint_GetRowCount");
+    return joint->rowCount;
+}
+
+fcVec3 fcJoint_GetAnchorA(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, fcV3(0, 0, 0), "fcJoint_GetAnchorA");
+    fcJointPose pose;
+    fcJoint_ComputePose(world, joint, world->time, &pose);
+    return pose.pa;
+}
+
+fcVec3 fcJoint_GetAnchorB(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, fcV3(0, 0, 0), "fcJoint_GetAnchorB");
+    fcJointPose pose;
+    fcJoint_ComputePose(world, joint, world->time, &pose);
+    return pose.pb;
+}
+
+fcReal fcJoint_GetCoordinate(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, 0, "fcJoint_GetCoordinate");
+    if (joint->type != fc_hingeJoint && joint->type != fc_sliderJoint) {
+        fcError("fcJoint_GetCoordinate: a %s joint has no coordinate (hinge and slider do)", s_jointTypes[joint->type].name);
+        return 0;
+    }
+    return joint->coordinate;
+}
+
+fcReal fcJoint_GetCoordinateRate(fcJointId jointId)
+{
+    FC_JOINT_GET(jointId, 0, "fcJoint_GetCoordinateRate");
+    if (joint->type != fc_hingeJoint && joint->type != fc_sliderJoint) {
+        fcError("fcJoint_GetCoordinateRate: a %s joint has no coordinate (hinge and slider do)",
+                s_jointTypes[joint->type].name);
+        return 0;
+    }
+    return joint->coordinateRate;
+}
+
+bool fcJoint_SetSpring(fcJointId jointId, fcReal stiffness, fcReal damping)
+{
+    FC_JOINT_GET(jointId, false, "fcJoint_SetSpring");
+    fcJoint copy = *joint;
+    if (!fcJoint_SetSoft(&copy, stiffness, damping, "fcJoint_SetSpring")) return false;
+    if (copy.type == fc_distanceJoint && copy.length <= 1e-9 && !fcJoint_IsSoft(&copy))
+        return fcError("fcJoint_SetSpring: a zero-length distance joint cannot be rigid");
+    joint->stiffness = copy.stiffness;
+    joint->damping = copy.damping;
+    return true;
+}
+
+// refresh the hinge angle / slider travel and their rates after a step (also unwraps the angle)
+void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint)
+{
+    if (joint->type != fc_hingeJoint && joint->type != fc_sliderJoint) return;
+    fcJointPose pose;
+    fcUserConstraintRow rate;
+    fcJoint_ComputePose(world, joint, world->time, &pose);
+    joint->coordinate = fcJoint_Coordinate(joint, &pose, &rate);
+    fcReal r = 0;
+    for (int s = 0; s < 2; ++s) {
+        const fcReal* jr = rate.jacobian[s];
+        fcVec3 v = pose.state.linearVelocity[s], w = pose.state.angularVelocity[s];
+        r += jr[0] * v.x + jr[1] * v.y + jr[2] * v.z + jr[3] * w.x + jr[4] * w.y + jr[5] * w.z;
+    }
+    joint->coordinateRate = r;
+}
+
+fcJointReaction fcJoint_GetReaction(fcJointId jointId)
+{
+    fcJointReaction r;
+    memset(&r, 0, sizeof r);
+    r.frame = fcQuat_Identity();
+    FC_JOINT_GET(jointId, r, "fcJoint_GetReaction");
+    fcReal h = world->def.timestep;
+    r.rowCount = joint->rowCount;
+    for (int i = 0; i < joint->rowCount; ++i) {
+        r.impulse[i] = joint->impulse[i];
+        r.lambda[i] = joint->impulse[i] / h;
+    }
+    fcJointPose pose;
+    fcJoint_ComputePose(world, joint, world->time, &pose);
+    r.force = fcVec3_Scale(1 / h, joint->impulseLinearB);
+    r.torque = fcVec3_Scale(1 / h, joint->impulseAngularB);
+    r.anchor = pose.pb;
+    // tau_anchor = tau_com - (anchor - com) x F
+    r.moment = fcVec3_Sub(r.torque, fcVec3_Cross(pose.rb, r.force));
+    r.frame = fcQuat_Mul(pose.state.orientation[0], joint->localFrameA);
+    r.forceLocal = fcQuat_InvRotate(r.frame, r.force);
+    r.momentLocal = fcQuat_InvRotate(r.frame, r.moment);
+    r.violation = joint->violation;
+    return r;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// Joint lifecycle and the per-type dispatch table {row count, fill rows}. Each joint_<type>.c fills the
+// rows {J_a, J_b, rate, error} of its type from the pose of its two bodies; joint.c knows every type.
+#ifndef FC_JOINT_H
+#define FC_JOINT_H
+
+#include "world.h"
+
+// The pose of a joint's two bodies, with world anchors and lever arms, as every fill function needs it.
+typedef struct fcJointPose {
+    fcUserConstraintState state;  // index 0: body_a (or the world), 1: body_b
+    fcVec3 pa, pb;                // world anchors on a and b
+    fcVec3 ra, rb;                // pa - x_a, pb - x_b
+} fcJointPose;
+
+typedef void fcJointFillFcn(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose,
+                            fcUserConstraintRow* rows);
+
+typedef struct fcJointType_Table {
+    const char* name;
+    int rowCount;  // 0: variable (user constraints: joint->rowCount)
+    fcJointFillFcn* fill;
+} fcJointTypeTable;
+
+const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type);
+
+// Pose of the joint's bodies at their current state; time is the time the rows hold at.
+void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose);
+// Fill the joint's rows (joint->rowCount of them).
+void fcJoint_FillRows(const fcWorld* world, const fcJoint* joint, fcReal time, fcUserConstraintRow* rows);
+// Joint coordinate of a hinge (unwrapped angle about the axis, continuing from joint->coordinate) or a
+// slider (travel along the axis), and the row J whose product with the velocities is its rate.
+fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rateRow);
+
+// Refresh joint->coordinate and coordinateRate from the current state (after each step).
+void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint);
+
+// Shared row builders (joint_ball.c, joint_hinge.c, joint_slider.c).
+// Three rows e_i . (p_b - p_a) = 0 along the world axes: anchors coincide.
+void fcJoint_FillPointRows(const fcJointPose* pose, fcUserConstraintRow* rows);
+// Row u_a . w_b = 0 for a unit vector u fixed in a and w fixed in b: d/dt = (w x u) . (omega_b - omega_a).
+void fcJoint_FillAlignRow(fcVec3 ua, fcVec3 wb, fcUserConstraintRow* row);
+// Row n_a . (p_b - p_a) = offset for a direction n fixed in a: the anchor of b stays on a plane of a.
+void fcJoint_FillLineRow(const fcJointPose* pose, fcVec3 na, fcUserConstraintRow* row);
+// Three rows locking the relative rotation of the joint frames of a and b.
+void fcJoint_FillLockRows(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows);
+
+void fcBallJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcHingeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcSliderJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcFixedJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcDistanceJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcUniversalJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcPlanarJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcBladeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcCouplingJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcUserConstraint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+
+// joint_coupling.c: check a coupling def and find the (at most two) moving bodies it acts on.
+bool fcCouplingJoint_Resolve(fcWorld* world, const fcJointDef* def, fcJoint* joint);
+
+// World vectors of a joint's local directions.
+static inline fcVec3 fcJoint_DirA(const fcJointPose* p, fcVec3 local) { return fcQuat_Rotate(p->state.orientation[0], local); }
+static inline fcVec3 fcJoint_DirB(const fcJointPose* p, fcVec3 local) { return fcQuat_Rotate(p->state.orientation[1], local); }
+
+static inline bool fcJoint_IsSoft(const fcJoint* j) { return j->stiffness > 0 || j->damping > 0; }
+
+#endif

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// Distance joint (rigid rod, or a spring when soft): f = |p_b - p_a| - length, one row along the rod.
+#include "joint.h"
+
+void fcDistanceJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose,
+                          fcUserConstraintRow* rows)
+{
+    (void)world;
+    fcVec3 d = fcVec3_Sub(pose->pb, pose->pa);
+    fcReal len = fcVec3_Length(d);
+    // a zero-length spring has no direction: any unit vector gives the right (zero) force
+    fcVec3 u = len > 1e-12 ? fcVec3_Scale(1 / len, d) : fcV3(0, 0, 1);
+    fcVec3 angA = fcVec3_Neg(fcVec3_Cross(pose->ra, u));
+    fcVec3 angB = fcVec3_Cross(pose->rb, u);
+    fcReal* ja = rows[0].jacobian[0];
+    fcReal* jb = rows[0].jacobian[1];
+    ja[0] = -u.x, ja[1] = -u.y, ja[2] = -u.z, ja[3] = angA.x, ja[4] = angA.y, ja[5] = angA.z;
+    jb[0] = u.x, jb[1] = u.y, jb[2] = u.z, jb[3] = angB.x, jb[4] = angB.y, jb[5] = angB.z;
+    rows[0].rate = 0;
+    rows[0].error = len - joint->length;
+}

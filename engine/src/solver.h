@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The stages of one step, in pipeline order; step.c is the only caller and the only file that knows the order.
+//   rows       (constraint_rows.c)  layout on topology change; fill {J, rate, error}; W = M^-1 J^T; A
+//   integrate  (integrate.c)        v* = v + h M^-1 f (implicit gyroscopic term); then x += h v, q = exp(h w) q
+//   solve      (solve.c)            factor A, solve A lambda = -(J v* + rate + bias), v += W lambda
+//   stabilize  (stabilize.c)        Baumgarte bias, or post-step Newton projection onto f(q) = 0
+//   diagnostics (diagnostics.c)     violation, energy, constraint power, joint coordinates
+#ifndef FC_SOLVER_H
+#define FC_SOLVER_H
+
+#include "joint.h"
+
+// constraint_rows.c
+void fcRows_Layout(fcWorld* world);
+// fill the rows at the current pose; errorsOnly keeps J (the projection's directions) and updates f only
+bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
+void fcRows_ComputeW(fcWorld* world);
+void fcRows_AssembleA(fcWorld* world, bool projection);
+void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
+
+// integrate.c
+void fcIntegrate_Velocities(fcWorld* world, fcReal h);
+void fcIntegrate_Positions(fcWorld* world, fcReal h);
+
+// stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
+fcReal fcStabilize_Bias(const fcWorld* world, int row);
+// post-step projection; returns the iterations taken and sets stats.projection*
+void fcStabilize_Project(fcWorld* world);
+
+// solve.c
+void fcSolve_Velocities(fcWorld* world);
+
+// diagnostics.c
+void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);
+bool fcDiagnostics_ValidateBodies(const fcWorld* world);
+
+#endif

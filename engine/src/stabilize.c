@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Drift control. Baumgarte: the velocity row J v = -beta f / h. Projection: after the positions move, Newton
+// iterations q <- q + M^-1 J(q)^T mu with J(q) M^-1 J(q)^T mu = -f(q), the Jacobian re-evaluated at every
+// iterate (mass-weighted corrections along the constraint gradients, as in SHAKE/RATTLE). The displacement
+// over h is added to the velocities and mu / h to the multipliers: the whole impulse of the step is reported.
+#include "solver.h"
+
+fcReal fcStabilize_Bias(const fcWorld* world, int row)
+{
+    const fcRowStore* r = &world->rows;
+    uint8_t flags = r->flags[row];
+    // soft rows carry their spring in the bias whatever the mode
+    if (flags & fc_rowSoft) return r->biasFactor[row] * r->error[row];
+    if ((flags & fc_rowHolonomic) && world->def.stabilization == fc_stabilizeBaumgarte)
+        return world->def.baumgarte * r->error[row] / world->def.timestep;
+    return 0;
+}
+
+// largest |f| over the rigid holonomic rows (the rows the projection must satisfy)
+static fcReal fcStabilize_Residual(const fcRowStore* r)
+{
+    fcReal worst = 0;
+    for (int i = 0; i < r->count; ++i) {
+        if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft)) != fc_rowHolonomic) continue;
+        fcReal e = FC_FABS(r->error[i]);
+        if (e > worst) worst = e;
+    }
+    return worst;
+}
+
+// take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T
+static void fcStabilize_Factor(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i)
+        if (r->flags[i] & fc_rowSoft)
+            for (int m = 0; m < 12; ++m) r->J[i][m] = 0;
+    fcRows_ComputeW(world);
+    fcRows_AssembleA(world, true);
+    fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
+}
+
+void fcStabilize_Project(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    fcWorldStats* st = &world->stats;
+    fcReal tEnd = world->time + world->def.timestep;
+    fcReal invH = 1 / world->def.timestep;
+    st->projectionIterations = 0;
+    st->projectionConverged = true;
+    st->projectionResidual = 0;
+    st->projectionNewtonSteps = 0;
+    if (r->count == 0) return;
+    // SHAKE: corrections along the gradients of the step's start pose (J_n, still in the row store), with the
+    // matrix J_n M^-1 J_n^T factored once; f is re-evaluated at every iterate. Its velocity (q_n+1 - q_n) / h
+    // stays tangent to the start-of-step constraints, which is why the energy does not drift. When a step
+    // turns so far that this stalls (a whipping chain), switch to Newton on the current gradients.
+    fcStabilize_Factor(world);
+    bool newton = false;
+    fcReal previous = 0;
+    for (int it = 0;; ++it) {
+        if (!fcRows_Fill(world, tEnd, !newton)) {
+            // a user row went non-finite at the moved pose: keep the pose, report the failure
+            st->projectionConverged = false;
+            st->projectionFailures += 1;
+            break;
+        }
+        fcReal residual = fcStabilize_Residual(r);
+        st->projectionResidual = residual;
+        if (residual <= world->def.projectionTolerance) break;
+        if (it == world->def.projectionMaxIterations) {
+            st->projectionConverged = false;
+            st->projectionFailures += 1;
+            break;
+        }
+        if (!newton && it > 0 && residual > 0.25 * previous) {
+            newton = true;
+            fcRows_Fill(world, tEnd, false);
+        }
+        if (newton) {
+            fcStabilize_Factor(world);
+            st->projectionNewtonSteps += 1;
+        }
+        previous = residual;
+        // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
+        // correction dq / h does not violate them
+        for (int i = 0; i < r->count; ++i)
+            r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft)) == fc_rowHolonomic ? -r->error[i] : 0;
+        fcLdlt_Solve(&world->ldlt, r->lambda);
+        fcRows_ApplyImpulses(world, r->lambda, invH, true);
+        st->projectionIterations = it + 1;
+    }
+}

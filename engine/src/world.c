@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// fcWorld: owns everything; creation and destruction, settings, id lookup (stale ids refused), stats.
+#include "joint.h"
+
+#include <string.h>
+
+static fcWorld s_worlds[FC_MAX_WORLDS];
+
+fcWorldDef fcDefaultWorldDef(void)
+{
+    fcWorldDef d;
+    memset(&d, 0, sizeof d);
+    d.gravity = fcV3(0, 0, -9.81);
+    d.timestep = 1.0 / 60.0;
+    d.stabilization = fc_stabilizeProjection;
+    d.baumgarte = 0.2;
+    d.projectionTolerance = 1e-10;
+    d.projectionMaxIterations = 20;
+    d.pivotTolerance = 1e-10;
+    d.internalValue = FC_DEF_COOKIE;
+    return d;
+}
+
+static bool fcCheckTimestep(fcReal h, const char* caller)
+{
+    if (!isfinite(h) || h <= 0 || h > 1) return fcError("%s: timestep must be in (0, 1] s, got %g", caller, (double)h);
+    return true;
+}
+
+static bool fcCheckStabilization(fcStabilization s, const char* caller)
+{
+    if (s != fc_stabilizeBaumgarte && s != fc_stabilizeProjection && s != fc_stabilizeNone)
+        return fcError("%s: invalid stabilization mode %d", caller, (int)s);
+    return true;
+}
+
+static bool fcCheckBaumgarte(fcReal beta, const char* caller)
+{
+    if (!isfinite(beta) || beta <= 0 || beta > 1) return fcError("%s: Baumgarte factor must be in (0, 1], got %g", caller, (double)beta);
+    return true;
+}
+
+static bool fcCheckProjection(fcReal tol, int iters, const char* caller)
+{
+    if (!isfinite(tol) || tol <= 0) return fcError("%s: projection tolerance must be > 0, got %g", caller, (double)tol);
+    if (iters < 1 || iters > 1000) return fcError("%s: projection iterations must be 1..1000, got %d", caller, iters);
+    return true;
+}
+
+fcWorldId fcCreateWorld(const fcWorldDef* def)
+{
+    const char* caller = "fcCreateWorld";
+    if (def == NULL || def->internalValue != FC_DEF_COOKIE) {
+        fcError("fcCreateWorld: the def was not made by fcDefaultWorldDef");
+        return fc_nullWorldId;
+    }
+    if (!fcVec3_IsFinite(def->gravity)) {
+        fcError("fcCreateWorld: gravity is not finite");
+        return fc_nullWorldId;
+    }
+    if (!fcCheckTimestep(def->timestep, caller) || !fcCheckStabilization(def->stabilization, caller) ||
+        !fcCheckBaumgarte(def->baumgarte, caller) ||
+        !fcCheckProjection(def->projectionTolerance, def->projectionMaxIterations, caller))
+        return fc_nullWorldId;
+    if (!isfinite(def->pivotTolerance) || def->pivotTolerance <= 0 || def->pivotTolerance >= 1) {
+        fcError("fcCreateWorld: pivotTolerance must be in (0, 1), got %g", (double)def->pivotTolerance);
+        return fc_nullWorldId;
+    }
+    for (int i = 0; i < FC_MAX_WORLDS; ++i) {
+        fcWorld* w = s_worlds + i;
+        if (w->inUse) continue;
+        int generation = (uint16_t)(w->generation + 1);
+        memset(w, 0, sizeof *w);
+        w->generation = generation;
+        w->inUse = true;
+        w->def = *def;
+        w->topologyDirty = true;
+        w->stats.projectionConverged = true;
+        fcWorldId id = {(uint16_t)(i + 1), (uint16_t)generation};
+        return id;
+    }
+    fcError("fcCreateWorld: all %d worlds are in use", FC_MAX_WORLDS);
+    return fc_nullWorldId;
+}
+
+void fcDestroyWorld(fcWorldId id)
+{
+    fcWorld* w = fcGetWorld(id, "fcDestroyWorld");
+    if (w == NULL) return;
+    for (int i = 0; i < w->bodyHigh; ++i) {
+        fcFree(w->bodies[i].joints);
+        fcFree(w->bodies[i].shapes);
+    }
+    fcFree(w->bodies);
+    fcFree(w->bodyFree);
+    fcFree(w->shapes);
+    fcFree(w->shapeFree);
+    fcFree(w->joints);
+    fcFree(w->jointFree);
+    fcRowStore_Free(&w->rows);
+    fcLdlt_Free(&w->ldlt);
+    int generation = w->generation;
+    memset(w, 0, sizeof *w);
+    w->generation = generation;
+}
+
+fcWorld* fcGetWorldFromIndex(int world0)
+{
+    if (world0 < 0 || world0 >= FC_MAX_WORLDS || !s_worlds[world0].inUse) return NULL;
+    return s_worlds + world0;
+}
+
+int fcWorldIndex(const fcWorld* world) { return (int)(world - s_worlds); }
+
+fcWorld* fcGetWorld(fcWorldId id, const char* caller)
+{
+    if (id.index1 < 1 || id.index1 > FC_MAX_WORLDS) {
+        fcError("%s: invalid world id (null or out of range)", caller);
+        return NULL;
+    }
+    fcWorld* w = s_worlds + id.index1 - 1;
+    if (!w->inUse || w->generation != id.generation) {
+        fcError("%s: stale world id (the world was destroyed)", caller);
+        return NULL;
+    }
+    return w;
+}
+
+fcBody* fcGetBody(fcBodyId id, fcWorld** world, const char* caller)
+{
+    fcWorld* w = fcGetWorldFromIndex(id.world0);
+    if (w == NULL || id.index1 < 1 || id.index1 > w->bodyHigh) {
+        fcError("%s: invalid body id (null, out of range, or of a destroyed world)", caller);
+        return NULL;
+    }
+    fcBody* b = w->bodies + id.index1 - 1;
+    if (!b->inUse || b->generation != id.generation) {
+        fcError("%s: stale body id (the body was destroyed)", caller);
+        return NULL;
+    }
+    *world = w;
+    return b;
+}
+
+fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller)
+{
+    fcWorld* w = fcGetWorldFromIndex(id.world0);
+    if (w == NULL || id.index1 < 1 || id.index1 > w->jointHigh) {
+        fcError("%s: invalid joint id (null, out of range, or of a destroyed world)", caller);
+        return NULL;
+    }
+    fcJoint* j = w->joints + id.index1 - 1;
+    if (!j->inUse || j->generation != id.generation) {
+        fcError("%s: stale joint id (the joint was destroyed)", caller);
+        return NULL;
+    }
+    *world = w;
+    return j;
+}
+
+fcBodyId fcMakeBodyId(const fcWorld* world, int index)
+{
+    fcBodyId id = {index + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->bodies[index].generation};
+    return id;
+}
+
+fcJointId fcMakeJointId(const fcWorld* world, int index)
+{
+    fcJointId id = {index + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->joints[index].generation};
+    return id;
+}
+
+bool fcWorld_IsValid(fcWorldId id)
+{
+    return id.index1 >= 1 && id.index1 <= FC_MAX_WORLDS && s_worlds[id.index1 - 1].inUse &&
+           s_worlds[id.index1 - 1].generation == id.generation;
+}
+
+#define FC_WORLD_GET(id, fallback, caller)      \
+    fcWorld* world = fcGetWorld(id, caller);    \
+    if (world == NULL) return fallback
+
+fcReal fcWorld_GetTime(fcWorldId id)
+{
+    FC_WORLD_GET(id, 0, "fcWorld_GetTime");
+    return world->time;
+}
+
+fcReal fcWorld_GetTimestep(fcWorldId id)
+{
+    FC_WORLD_GET(id, 0, "fcWorld_GetTimestep");
+    return world->def.timestep;
+}
+
+bool fcWorld_SetTimestep(fcWorldId id, fcReal h)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetTimestep");
+    if (!fcCheckTimestep(h, "fcWorld_SetTimestep")) return false;
+    world->def.timestep = h;
+    return true;
+}
+
+fcVec3 fcWorld_GetGravity(fcWorldId id)
+{
+    FC_WORLD_GET(id, fcV3(0, 0, 0), "fcWorld_GetGravity");
+    return world->def.gravity;
+}
+
+bool fcWorld_SetGravity(fcWorldId id, fcVec3 g)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetGravity");
+    if (!fcVec3_IsFinite(g)) return fcError("fcWorld_SetGravity: gravity is not finite");
+    world->def.gravity = g;
+    return true;
+}
+
+fcStabilization fcWorld_GetStabilization(fcWorldId id)
+{
+    FC_WORLD_GET(id, fc_stabilizeNone, "fcWorld_GetStabilization");
+    return world->def.stabilization;
+}
+
+bool fcWorld_SetStabilization(fcWorldId id, fcStabilization mode)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetStabilization");
+    if (!fcCheckStabilization(mode, "fcWorld_SetStabilization")) return false;
+    world->def.stabilization = mode;
+    return true;
+}
+
+bool fcWorld_SetBaumgarte(fcWorldId id, fcReal beta)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetBaumgarte");
+    if (!fcCheckBaumgarte(beta, "fcWorld_SetBaumgarte")) return false;
+    world->def.baumgarte = beta;
+    return true;
+}
+
+bool fcWorld_SetProjection(fcWorldId id, fcReal tolerance, int maxIterations)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetProjection");
+    if (!fcCheckProjection(tolerance, maxIterations, "fcWorld_SetProjection")) return false;
+    world->def.projectionTolerance = tolerance;
+    world->def.projectionMaxIterations = maxIterations;
+    return true;
+}
+
+void* fcWorld_GetUserData(fcWorldId id)
+{
+    FC_WORLD_GET(id, NULL, "fcWorld_GetUserData");
+    return world->def.userData;
+}
+
+int fcWorld_GetBodyCount(fcWorldId id)
+{
+    FC_WORLD_GET(id, 0, "fcWorld_GetBodyCount");
+    return world->bodyCount;
+}
+
+int fcWorld_GetJointCount(fcWorldId id)
+{
+    FC_WORLD_GET(id, 0, "fcWorld_GetJointCount");
+    return world->jointCount;
+}
+
+fcJointId fcWorld_FindJoint(fcWorldId id, const char* name)
+{
+    FC_WORLD_GET(id, fc_nullJointId, "fcWorld_FindJoint");
+    if (name == NULL) return fc_nullJointId;
+    for (int i = 0; i < world->jointHigh; ++i)
+        if (world->joints[i].inUse && strcmp(world->joints[i].name, name) == 0) return fcMakeJointId(world, i);
+    return fc_nullJointId;
+}
+
+fcWorldStats fcWorld_GetStats(fcWorldId id)
+{
+    fcWorldStats empty;
+    memset(&empty, 0, sizeof empty);
+    FC_WORLD_GET(id, empty, "fcWorld_GetStats");
+    world->stats.bodyCount = world->bodyCount;
+    world->stats.jointCount = world->jointCount;
+    return world->stats;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// The world's internal state: bodies, shapes, joints, the row store and the solver's cached factorization.
+// Every stage file works on an fcWorld; only world.c creates or looks up one from an id.
+#ifndef FC_WORLD_H
+#define FC_WORLD_H
+
+#include "constraint_rows.h"
+#include "core.h"
+#include "sparse_ldlt.h"
+
+#define FC_MAX_WORLDS 128
+
+typedef struct fcBody {
+    int generation;  // bumped on destroy, so stale ids are refused
+    bool inUse;
+    char name[FC_NAME_CAPACITY];
+    fcBodyType type;
+    fcVec3 position;  // centre of mass, world
+    fcQuat orientation;
+    fcVec3 linearVelocity, angularVelocity;  // world
+    fcReal mass, invMass;                     // invMass 0 unless dynamic
+    fcMat33 inertiaLocal;                     // about the centre of mass, body frame
+    fcMat33 invInertiaLocal;
+    fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
+    fcVec3 force, torque;
+    fcReal linearDamping, angularDamping;
+    bool massFromShapes;     // mass and inertia come from the shapes
+    bool inertiaFromShapes;  // the mass was given but the inertia comes from the shapes, scaled
+    int shapeCount;
+    int* shapes;      // (shapeCount) shape indices
+    int jointCount;
+    int* joints;      // (jointCount) joints touching this body (either side)
+    void* userData;
+    // step scratch
+    fcVec3 stepStartVelocity, stepStartAngularVelocity;
+    fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
+    fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
+} fcBody;
+
+typedef struct fcShape {
+    int generation;
+    bool inUse;
+    int body;
+    fcShapeDef def;
+} fcShape;
+
+// A joint in world storage. Local quantities are in the frame of their body (world frame for the world).
+typedef struct fcJoint {
+    int generation;
+    bool inUse;
+    char name[FC_NAME_CAPACITY];
+    fcJointType type;
+    int bodyA, bodyB;                  // body indices; -1 for the world
+    fcVec3 localAnchorA, localAnchorB;
+    fcVec3 localAxisA, localPerp1A, localPerp2A;  // joint frame on a (axis = x of the frame)
+    fcVec3 localAxisB, localPerp1B, localPerp2B;  // the same frame carried by b (coincides at creation)
+    fcVec3 localNormalA;               // blade: the running plane's normal, fixed in a
+    fcQuat localFrameA;                // joint frame on a for reporting: z along the axis or normal
+    fcReal length;                     // distance joint
+    fcReal stiffness, damping;         // soft when either > 0
+    int jointA, jointB;                // coupling
+    uint16_t jointAGeneration, jointBGeneration;
+    fcReal ratio, offset;
+    fcUserConstraintFcn* userFcn;
+    void* userContext;
+    bool holonomic;                    // user constraint rows are gradients of f
+    int rowCount;
+    fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
+    void* userData;
+    bool isSpring;
+    // results of the last step
+    fcReal impulse[FC_MAX_JOINT_ROWS];
+    fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
+    fcReal violation;
+    int rowStart;  // first row in the row store this step (-1 when not in the system)
+} fcJoint;
+
+typedef struct fcWorld {
+    int generation;
+    bool inUse;
+    fcWorldDef def;
+    fcReal time;
+    int64_t stepCount;
+
+    fcBody* bodies;
+    int bodyCapacity;
+    int bodyCount;  // live bodies
+    int* bodyFree;
+    int bodyFreeCount;
+    int bodyHigh;   // slots ever used
+
+    fcShape* shapes;
+    int shapeCapacity, shapeHigh, shapeFreeCount;
+    int* shapeFree;
+
+    fcJoint* joints;
+    int jointCapacity, jointCount, jointHigh, jointFreeCount;
+    int* jointFree;
+
+    bool topologyDirty;  // joints or body types changed: rebuild the row layout and the symbolic factorization
+    fcRowStore rows;
+    fcSparseLdlt ldlt;
+    fcWorldStats stats;
+    bool locked;  // inside a step
+} fcWorld;
+
+// id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
+fcWorld* fcGetWorld(fcWorldId id, const char* caller);
+fcWorld* fcGetWorldFromIndex(int world0);
+fcBody* fcGetBody(fcBodyId id, fcWorld** world, const char* caller);
+fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);
+fcBodyId fcMakeBodyId(const fcWorld* world, int index);
+fcJointId fcMakeJointId(const fcWorld* world, int index);
+int fcWorldIndex(const fcWorld* world);
+
+// body.c
+void fcBody_UpdateInverseInertia(fcBody* body);
+void fcBody_RemoveJoint(fcBody* body, int joint);
+void fcBody_AddJoint(fcBody* body, int joint);
+// the pose and velocity of a body index (-1: the world at rest)
+void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
+
+// shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0
+void fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body);
+
+// joint.c
+void fcJoint_DestroyInternal(fcWorld* world, int joint);
+
+#endif
