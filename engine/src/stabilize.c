@@ -16,15 +16,18 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     return 0;
 }
 
-// largest |f| over the rigid holonomic rows (the rows the projection must satisfy)
-static fcReal fcStabilize_Residual(const fcRowStore* r)
+// largest |f| over the rigid holonomic rows (the rows the projection must satisfy), and sum f^2 (the merit
+// the line search decreases)
+static fcReal fcStabilize_Residual(const fcRowStore* r, fcReal* sumSquares)
 {
-    fcReal worst = 0;
+    fcReal worst = 0, sum = 0;
     for (int i = 0; i < r->count; ++i) {
         if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft)) != fc_rowHolonomic) continue;
         fcReal e = FC_FABS(r->error[i]);
+        sum += e * e;
         if (e > worst) worst = e;
     }
+    *sumSquares = sum;
     return worst;
 }
 
@@ -65,7 +68,8 @@ void fcStabilize_Project(fcWorld* world)
             st->projectionFailures += 1;
             break;
         }
-        fcReal residual = fcStabilize_Residual(r);
+        fcReal merit;
+        fcReal residual = fcStabilize_Residual(r, &merit);
         st->projectionResidual = residual;
         if (residual <= world->def.projectionTolerance) break;
         if (it == world->def.projectionMaxIterations) {
