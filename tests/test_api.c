@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// Bad input through the C API: every refused call names its fault, returns a null id or false, and leaves
+// the world exactly as it was (same counts, and the same trajectory afterwards). Plus mass properties.
+#include "test_macros.h"
+
+#include "fulcrum/fulcrum.h"
+
+#include <string.h>
+
+#define ENSURE_ERROR(expr, words)                                                                      \
+    do {                                                                                               \
+        fcClearError();                                                                                \
+        (void)(expr);                                                                                  \
+        if (strstr(fcGetLastError(), words) == NULL) {                                                 \
+            fprintf(stderr, "  FAILED %s:%d: %s gave \"%s\", expected it to mention \"%s\"\n", __FILE__, \
+                    __LINE__, #expr, fcGetLastError(), words);                                          \
+            return 1;                                                                                  \
+        }                                                                                              \
+    } while (0)
+
+typedef struct Pendulum {
+    fcWorldId world;
+    fcBodyId bob;
+    fcJointId joint;
+} Pendulum;
+
+static Pendulum fcMakePendulum(void)
+{
+    Pendulum p;
+    fcWorldDef wd = fcDefaultWorldDef();
+    p.world = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.name = "bob";
+    bd.position = fcV3(1, 0, 0);
+    bd.mass = 1;
+    bd.inertia = fcV3(4e-5, 4e-5, 4e-5);
+    p.bob = fcCreateBody(p.world, &bd);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = p.bob;
+    p.joint = fcCreateJoint(p.world, &jd);
+    return p;
+}
+
+static int test_bad_input_changes_nothing(void)
+{
+    Pendulum ref = fcMakePendulum();
+    Pendulum p = fcMakePendulum();
+    fcWorldId w = p.world;
+
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.mass = -1;
+    bd.inertia = fcV3(1, 1, 1);
+    ENSURE(FC_IS_NULL(fcCreateBody(w, &bd)));
+    ENSURE_ERROR(fcCreateBody(w, &bd), "mass must be > 0");
+    bd.mass = NAN;
+    ENSURE_ERROR(fcCreateBody(w, &bd), "mass must be > 0");
+    bd.mass = 1;
+    bd.inertia = fcV3(1, -1, 1);
+    ENSURE_ERROR(fcCreateBody(w, &bd), "inertia must be symmetric positive definite");
+    bd.inertia = fcV3(1, 1, 1);
+    bd.position = fcV3(INFINITY, 0, 0);
+    ENSURE_ERROR(fcCreateBody(w, &bd), "position is not finite");
+    bd.position = fcV3(0, 0, 0);
+    bd.orientation.w = 2;
+    ENSURE_ERROR(fcCreateBody(w, &bd), "unit quaternion");
+    fcBodyDef raw;
+    memset(&raw, 0, sizeof raw);
+    ENSURE_ERROR(fcCreateBody(w, &raw), "fcDefaultBodyDef");
+
+    fcJointDef jd = fcDefaultJointDef(fc_hingeJoint);
+    jd.bodyB = p.bob;
+    jd.axis = fcV3(0, 0, 0);
+    ENSURE(FC_IS_NULL(fcCreateJoint(w, &jd)));
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "axis must be a non-zero direction");
+    jd.axis = fcV3(0, 0, 1);
+    jd.anchor = fcV3(NAN, 0, 0);
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "anchor is not finite");
+    jd.anchor = fcV3(0, 0, 0);
+    jd.bodyB = fc_nullBodyId;
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "bodyB must be a body");
+    jd.bodyB = p.bob;
+    jd.bodyA = p.bob;
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "same body");
+    jd.bodyA = fc_nullBodyId;
+    jd.stiffness = -5;
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "stiffness and damping must be finite and >= 0");
+    jd.stiffness = 0;
+
+    // a body of another world, and ids gone stale
+    fcBodyId foreign = ref.bob;
+    jd.bodyB = foreign;
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "belongs to another world");
+    fcBodyDef tmp = fcDefaultBodyDef();
+    tmp.mass = 1;
+    tmp.inertia = fcV3(1, 1, 1);
+    fcBodyId gone = fcCreateBody(w, &tmp);
+    fcDestroyBody(gone);
+    ENSURE(!fcBody_IsValid(gone));
+    jd.bodyB = gone;
+    ENSURE_ERROR(fcCreateJoint(w, &jd), "stale body id");
+    ENSURE_ERROR(fcBody_SetLinearVelocity(gone, fcV3(1, 0, 0)), "stale body id");
+    ENSURE_ERROR(fcBody_SetForce(p.bob, fcV3(NAN, 0, 0)), "force is not finite");
+    ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 0, fcV3(1, 1, 1)), "mass must be > 0");
+    ENSURE_ERROR(fcWorld_SetTimestep(w, -1), "timestep must be in (0, 1]");
+    ENSURE_ERROR(fcWorld_SetBaumgarte(w, 2), "Baumgarte factor");
+    ENSURE_ERROR(fcWorld_SetProjection(w, 0, 10), "projection tolerance");
+    ENSURE_ERROR(fcWorld_SetStabilization(w, (fcStabilization)7), "invalid stabilization");
+
+    fcUserConstraintDef ud = fcDefaultUserConstraintDef();
+    ud.bodyB = p.bob;
+    ENSURE_ERROR(fcCreateUserConstraint(w, &ud), "fcn (the row callback) is NULL");
+    fcJointDef cd = fcDefaultJointDef(fc_couplingJoint);
+    cd.jointA = p.joint;
+    cd.jointB = p.joint;
+    ENSURE_ERROR(fcCreateJoint(w, &cd), "two different joints");
+
+    fcWorldId stale = fcCreateWorld(&(fcWorldDef){0});
+    ENSURE(FC_IS_NULL(stale));
+    ENSURE_ERROR(fcWorld_Step(stale), "invalid world id");
+
+    // nothing changed: the same counts and the same motion as the untouched reference
+    ENSURE(fcWorld_GetBodyCount(w) == 1 && fcWorld_GetJointCount(w) == 1);
+    for (int i = 0; i < 60; ++i) {
+        ENSURE(fcWorld_Step(w));
+        ENSURE(fcWorld_Step(ref.world));
+    }
+    fcVec3 a = fcBody_GetPosition(p.bob), b = fcBody_GetPosition(ref.bob);
+    ENSURE(a.x == b.x && a.y == b.y && a.z == b.z);
+    ENSURE(fcJoint_GetReaction(p.joint).force.z == fcJoint_GetReaction(ref.joint).force.z);
+    fcDestroyWorld(w);
+    fcDestroyWorld(ref.world);
+    ENSURE_ERROR(fcBody_GetPosition(p.bob), "invalid body id");
+    ENSURE_ERROR(fcJoint_GetReaction(p.joint), "invalid joint id");
+    return 0;
+}
+
+// A user row that turns NaN refuses the step and leaves the state as it was.
+static void fcNanRow(const fcUserConstraintState* s, fcUserConstraintRow* rows, void* ctx)
+{
+    (void)ctx;
+    rows[0].jacobian[1][2] = 1;
+    rows[0].error = s->time > 0.05 ? NAN : 0;
+}
+
+static int test_nonfinite_user_row(void)
+{
+    Pendulum p = fcMakePendulum();
+    fcUserConstraintDef ud = fcDefaultUserConstraintDef();
+    ud.bodyB = p.bob;
+    ud.fcn = fcNanRow;
+    ud.name = "nan";
+    ENSURE(FC_IS_NON_NULL(fcCreateUserConstraint(p.world, &ud)));
+    int steps = 0;
+    while (steps < 10 && fcWorld_Step(p.world)) ++steps;
+    ENSURE(steps < 10);
+    ENSURE(strstr(fcGetLastError(), "non-finite") != NULL);
+    fcVec3 before = fcBody_GetPosition(p.bob);
+    fcReal t = fcWorld_GetTime(p.world);
+    ENSURE(!fcWorld_Step(p.world));
+    ENSURE(fcWorld_GetTime(p.world) == t);
+    fcVec3 after = fcBody_GetPosition(p.bob);
+    ENSURE(before.x == after.x && before.z == after.z);
+    fcDestroyWorld(p.world);
+    return 0;
+}
+
+static int test_mass_from_shapes(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    fcBodyId b = fcCreateBody(w, &bd);
+    ENSURE_ERROR(fcWorld_Step(w), "has no mass or inertia");
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_boxShape;
+    sd.halfExtents = fcV3(0.5, 0.25, 0.1);
+    sd.density = 100;
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(b, &sd)));
+    double m = 100 * 1.0 * 0.5 * 0.2;
+    ENSURE_NEAR(fcBody_GetMass(b), m, 1e-12);
+    fcVec3 I = fcBody_GetInertia(b);
+    ENSURE_NEAR(I.x, m * (0.25 + 0.04) / 12, 1e-12);
+    ENSURE_NEAR(I.z, m * (1.0 + 0.25) / 12, 1e-12);
+    // a sphere offset along x: the body's centre moves to the combined centroid, parallel-axis inertia
+    sd.type = fc_sphereShape;
+    sd.radius = 0.2;
+    sd.localPosition = fcV3(1, 0, 0);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(b, &sd)));
+    double ms = 100 * 4.0 / 3.0 * 3.14159265358979323846 * 0.008;
+    ENSURE_NEAR(fcBody_GetMass(b), m + ms, 1e-12);
+    ENSURE_NEAR(fcBody_GetPosition(b).x, ms / (m + ms), 1e-12);
+    double dBox = ms / (m + ms), dSph = 1 - dBox;
+    ENSURE_NEAR(fcBody_GetInertia(b).z, m * 1.25 / 12 + m * dBox * dBox + 0.4 * ms * 0.04 + ms * dSph * dSph, 1e-12);
+    ENSURE_ERROR(fcCreateShape(b, &(fcShapeDef){0}), "fcDefaultShapeDef");
+    sd.radius = 0;
+    ENSURE_ERROR(fcCreateShape(b, &sd), "radius must be > 0");
+    ENSURE(fcBody_GetShapeCount(b) == 2);
+    // solid cylinder and capsule about their axis (z)
+    fcShapeDef cyl = fcDefaultShapeDef();
+    cyl.type = fc_cylinderShape;
+    cyl.radius = 0.3;
+    cyl.halfHeight = 0.5;
+    fcMassData md = fcComputeShapeMass(&cyl);
+    ENSURE_NEAR(md.mass, 1000 * 3.14159265358979323846 * 0.09, 1e-9);
+    ENSURE_NEAR(md.inertia.cz.z, 0.5 * md.mass * 0.09, 1e-9);
+    ENSURE_NEAR(md.inertia.cx.x, md.mass * (3 * 0.09 + 1.0) / 12, 1e-9);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    TEST_MAIN_BEGIN(argc, argv);
+    RUN_TEST(test_bad_input_changes_nothing);
+    RUN_TEST(test_nonfinite_user_row);
+    RUN_TEST(test_mass_from_shapes);
+    TEST_MAIN_END();
+}
