@@ -11,7 +11,9 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blockJoint);
     fcFree(r->blockadr);
     fcFree(r->blocksize);
+    fcFree(r->blockLeverB);
     fcFree(r->joint);
+    fcFree(r->rowBlock);
     fcFree(r->bodyA);
     fcFree(r->bodyB);
     fcFree(r->flags);
@@ -60,7 +62,9 @@ void fcRows_Layout(fcWorld* world)
     r->blockJoint = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blockadr = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blocksize = fcAlloc(sizeof(int) * (size_t)blocks);
+    r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->joint = fcAlloc(sizeof(int) * n);
+    r->rowBlock = fcAlloc(sizeof(int) * n);
     r->bodyA = fcAlloc(sizeof(int) * n);
     r->bodyB = fcAlloc(sizeof(int) * n);
     r->flags = fcAllocZeroed(n);
@@ -86,6 +90,7 @@ void fcRows_Layout(fcWorld* world)
         joint->rowStart = row;
         for (int k = 0; k < joint->rowCount; ++k, ++row) {
             r->joint[row] = j;
+            r->rowBlock[row] = b;
             r->bodyA[row] = joint->bodyA;
             r->bodyB[row] = joint->bodyB;
         }
@@ -146,7 +151,10 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
     for (int b = 0; b < r->blockCount; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
-        fcJoint_FillRows(world, joint, time, tmp);
+        fcJointPose pose;
+        fcJoint_ComputePose(world, joint, time, &pose);
+        fcJoint_GetTypeTable(joint->type)->fill(world, joint, &pose, tmp);
+        if (!errorsOnly) r->blockLeverB[b] = pose.rb;
         bool soft = fcJoint_IsSoft(joint);
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
@@ -239,6 +247,11 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
         const fcReal* jb = r->J[i] + 6;
         joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
         joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
+        // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
+        // is exactly zero for a ball joint's rows
+        fcVec3 lever = r->blockLeverB[r->rowBlock[i]];
+        fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
+        joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
         for (int s = 0; s < 2; ++s) {
             if (!fcIsDynamic(world, sides[s])) continue;
             fcBody* body = world->bodies + sides[s];

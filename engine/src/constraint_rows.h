@@ -19,7 +19,9 @@ typedef struct fcRowStore {
     int* blockJoint;     // (blockCount) joint of each block
     int* blockadr;       // (blockCount) first row
     int* blocksize;      // (blockCount)
+    fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the pose the rows were built at (for moments)
     int* joint;          // (count) owning joint
+    int* rowBlock;       // (count) owning block
     int* bodyA;          // (count) body index or -1 (world)
     int* bodyB;
     uint8_t* flags;      // (count) fc_row* bits

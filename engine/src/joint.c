@@ -53,13 +53,6 @@ void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time
     pose->pb = fcVec3_Add(s->position[1], pose->rb);
 }
 
-void fcJoint_FillRows(const fcWorld* world, const fcJoint* joint, fcReal time, fcUserConstraintRow* rows)
-{
-    fcJointPose pose;
-    fcJoint_ComputePose(world, joint, time, &pose);
-    s_jointTypes[joint->type].fill(world, joint, &pose, rows);
-}
-
 fcJointDef fcDefaultJointDef(fcJointType type)
 {
     fcJointDef d;
@@ -550,8 +543,8 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     r.force = fcVec3_Scale(1 / h, joint->impulseLinearB);
     r.torque = fcVec3_Scale(1 / h, joint->impulseAngularB);
     r.anchor = pose.pb;
-    // tau_anchor = tau_com - (anchor - com) x F
-    r.moment = fcVec3_Sub(r.torque, fcVec3_Cross(pose.rb, r.force));
+    // tau_anchor = tau_com - (anchor - com) x F, accumulated row by row at the pose each row was built at
+    r.moment = fcVec3_Scale(1 / h, joint->impulseMomentB);
     r.frame = fcQuat_Mul(pose.state.orientation[0], joint->localFrameA);
     r.forceLocal = fcQuat_InvRotate(r.frame, r.force);
     r.momentLocal = fcQuat_InvRotate(r.frame, r.moment);

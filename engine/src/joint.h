@@ -26,8 +26,6 @@ const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type);
 
 // Pose of the joint's bodies at their current state; time is the time the rows hold at.
 void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose);
-// Fill the joint's rows (joint->rowCount of them).
-void fcJoint_FillRows(const fcWorld* world, const fcJoint* joint, fcReal time, fcUserConstraintRow* rows);
 // Joint coordinate of a hinge (unwrapped angle about the axis, continuing from joint->coordinate) or a
 // slider (travel along the axis), and the row J whose product with the velocities is its rate.
 fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rateRow);

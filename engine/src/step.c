@@ -10,7 +10,7 @@ static void fcStep_Begin(fcWorld* world)
     for (int j = 0; j < world->jointHigh; ++j) {
         fcJoint* joint = world->joints + j;
         memset(joint->impulse, 0, sizeof joint->impulse);
-        joint->impulseLinearB = joint->impulseAngularB = fcV3(0, 0, 0);
+        joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
     }
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;

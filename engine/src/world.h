@@ -71,6 +71,7 @@ typedef struct fcJoint {
     // results of the last step
     fcReal impulse[FC_MAX_JOINT_ROWS];
     fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
+    fcVec3 impulseMomentB;                   // its angular impulse about the anchor
     fcReal violation;
     int rowStart;  // first row in the row store this step (-1 when not in the system)
 } fcJoint;
