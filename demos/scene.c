@@ -1,0 +1,1279 @@
+// SPDX-License-Identifier: MIT
+// Scene loader: JSON (cJSON) -> an fcWorld, through the public API only.
+//
+// Every value is checked before it reaches the engine, so that a bad file is refused with one message that
+// names the file, the place (a JSON path such as `bodies[2] ("bob").mass`) and the fault. When the engine
+// itself refuses a create call, its fcGetLastError() is appended. On any failure the world built so far is
+// destroyed and the output scene is left empty.
+//
+// Loading is linear in the size of the file: arrays are walked through their `next` links (cJSON's
+// GetArrayItem is linear per call), names are resolved with a hash map, and each object's keys are sorted
+// into slots in one pass (an object with an unknown or repeated key is refused at that key, so every
+// object that survives has a bounded number of members).
+#include "scene.h"
+
+#include <cjson/cJSON.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FC_SCENE_PATH_CAPACITY 256
+#define FC_SCENE_MAX_KEYS 24
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------------------------------
+
+static char* fcStrDup(const char* s)
+{
+    size_t n = strlen(s) + 1;
+    char* d = malloc(n);
+    if (d == NULL) {
+        fprintf(stderr, "fulcrum: out of memory\n");
+        abort();
+    }
+    memcpy(d, s, n);
+    return d;
+}
+
+static void* fcSceneCalloc(size_t count, size_t size)
+{
+    void* p = calloc(count ? count : 1, size);
+    if (p == NULL) {
+        fprintf(stderr, "fulcrum: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+// "a number", "a string", ... for messages.
+static const char* fcJsonTypeName(const cJSON* item)
+{
+    if (item == NULL) return "nothing";
+    if (cJSON_IsNumber(item)) return "a number";
+    if (cJSON_IsString(item)) return "a string";
+    if (cJSON_IsArray(item)) return "an array";
+    if (cJSON_IsObject(item)) return "an object";
+    if (cJSON_IsBool(item)) return "a boolean";
+    if (cJSON_IsNull(item)) return "null";
+    return "an invalid value";
+}
+
+// Copy at most 40 printable characters of s (a key or name from the file) for a message.
+static void fcPrintable(char* dst, size_t size, const char* s)
+{
+    size_t n = 0;
+    for (; *s != '\0' && n + 4 < size && n < 40; ++s) dst[n++] = isprint((unsigned char)*s) ? *s : '?';
+    if (*s != '\0' && n + 4 < size) dst[n++] = '.', dst[n++] = '.', dst[n++] = '.';
+    dst[n] = '\0';
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Name -> index hash map (open addressing, FNV-1a); the names live in the scene's arrays
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct fcNameMap {
+    int* slots;      // index into names, or -1
+    uint32_t mask;   // capacity - 1 (capacity a power of two, at least twice the entries)
+} fcNameMap;
+
+static void fcNameMap_Init(fcNameMap* map, int entries)
+{
+    uint32_t capacity = 16;
+    while (capacity < 2u * (uint32_t)entries) capacity *= 2;
+    map->slots = fcSceneCalloc(capacity, sizeof(int));
+    for (uint32_t i = 0; i < capacity; ++i) map->slots[i] = -1;
+    map->mask = capacity - 1;
+}
+
+static void fcNameMap_Free(fcNameMap* map)
+{
+    free(map->slots);
+    map->slots = NULL;
+}
+
+static uint32_t fcHashName(const char* s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s != '\0'; ++s) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+// The slot holding name, or the empty slot where it would go.
+static uint32_t fcNameMap_Slot(const fcNameMap* map, char* const* names, const char* name)
+{
+    uint32_t i = fcHashName(name) & map->mask;
+    while (map->slots[i] >= 0 && strcmp(names[map->slots[i]], name) != 0) i = (i + 1) & map->mask;
+    return i;
+}
+
+static int fcNameMap_Find(const fcNameMap* map, char* const* names, const char* name)
+{
+    return map->slots[fcNameMap_Slot(map, names, name)];
+}
+
+// Insert names[index]; false when the name is already there.
+static bool fcNameMap_Insert(fcNameMap* map, char* const* names, int index)
+{
+    uint32_t slot = fcNameMap_Slot(map, names, names[index]);
+    if (map->slots[slot] >= 0) return false;
+    map->slots[slot] = index;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The loader state and its one error message
+// ---------------------------------------------------------------------------------------------------------------------
+
+// The constant rows of a "linear" joint, read by the user-constraint callback.
+typedef struct fcLinearRows {
+    int rowCount;
+    fcUserConstraintRow rows[FC_MAX_JOINT_ROWS];
+} fcLinearRows;
+
+typedef struct fcSceneInternal {
+    int linearCount;
+    fcLinearRows* linear;  // one per "linear" joint (capacity: the number of joints)
+} fcSceneInternal;
+
+typedef struct fcLoader {
+    const char* file;
+    char* err;
+    size_t errSize;
+    fcScene* scene;
+    fcSceneInternal* internal;
+    fcNameMap bodyMap;
+    fcNameMap jointMap;
+} fcLoader;
+
+// "where.key" (or just one of them) into dst.
+static void fcJoinPath(char* dst, size_t size, const char* where, const char* key)
+{
+    if (where != NULL && where[0] != '\0' && key != NULL && key[0] != '\0') {
+        // keys that are array indices ("[2]") attach without a dot
+        snprintf(dst, size, key[0] == '[' ? "%s%s" : "%s.%s", where, key);
+    } else {
+        snprintf(dst, size, "%s", where != NULL && where[0] != '\0' ? where : (key != NULL ? key : ""));
+    }
+}
+
+// Write "file: where.key: message" and return false.
+static bool fcFail(fcLoader* L, const char* where, const char* key, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static bool fcFail(fcLoader* L, const char* where, const char* key, const char* fmt, ...)
+{
+    char place[FC_SCENE_PATH_CAPACITY + 64];
+    char message[512];
+    fcJoinPath(place, sizeof place, where, key);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    if (place[0] != '\0')
+        snprintf(L->err, L->errSize, "%s: %s: %s", L->file, place, message);
+    else
+        snprintf(L->err, L->errSize, "%s: %s", L->file, message);
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Objects: keys sorted into slots in one pass; unknown and repeated keys refused
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct fcObj {
+    const char* const* keys;
+    int keyCount;
+    const cJSON* item[FC_SCENE_MAX_KEYS];
+    char where[FC_SCENE_PATH_CAPACITY];
+} fcObj;
+
+static bool fcObj_Open(fcLoader* L, fcObj* o, const cJSON* json, const char* where, const char* const* keys,
+                       int keyCount)
+{
+    snprintf(o->where, sizeof o->where, "%s", where);
+    // an object with a "name" is called by it in every message, including those about its other keys
+    const cJSON* name = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "name") : NULL;
+    if (cJSON_IsString(name) && name->valuestring != NULL && name->valuestring[0] != '\0') {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, name->valuestring);
+        snprintf(o->where, sizeof o->where, "%s (\"%s\")", where, shown);
+    }
+    o->keys = keys;
+    o->keyCount = keyCount;
+    memset(o->item, 0, sizeof o->item);
+    if (!cJSON_IsObject(json)) return fcFail(L, where, NULL, "expected an object, got %s", fcJsonTypeName(json));
+    where = o->where;
+    for (const cJSON* m = json->child; m != NULL; m = m->next) {
+        int k = 0;
+        while (k < keyCount && strcmp(keys[k], m->string) != 0) ++k;
+        char shown[64];
+        fcPrintable(shown, sizeof shown, m->string);
+        if (k == keyCount) {
+            char allowed[512];
+            size_t n = 0;
+            allowed[0] = '\0';
+            for (int j = 0; j < keyCount && n + 2 < sizeof allowed; ++j)
+                n += (size_t)snprintf(allowed + n, sizeof allowed - n, "%s%s", j ? ", " : "", keys[j]);
+            return fcFail(L, where, shown, "unknown key (known keys here: %s)", allowed);
+        }
+        if (o->item[k] != NULL) return fcFail(L, where, shown, "key appears twice");
+        o->item[k] = m;
+    }
+    return true;
+}
+
+static const cJSON* fcObj_Get(const fcObj* o, const char* key)
+{
+    for (int k = 0; k < o->keyCount; ++k)
+        if (strcmp(o->keys[k], key) == 0) return o->item[k];
+    return NULL;
+}
+
+static bool fcObj_Has(const fcObj* o, const char* key) { return fcObj_Get(o, key) != NULL; }
+
+// A finite number. Absent: true with *present false and *out unchanged.
+static bool fcGetNumber(fcLoader* L, const fcObj* o, const char* key, double* out, bool* present)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    if (present != NULL) *present = item != NULL;
+    if (item == NULL) return true;
+    if (!cJSON_IsNumber(item)) return fcFail(L, o->where, key, "expected a number, got %s", fcJsonTypeName(item));
+    if (!isfinite(item->valuedouble))
+        return fcFail(L, o->where, key, "must be a finite number, got %g", item->valuedouble);
+    *out = item->valuedouble;
+    return true;
+}
+
+// An array of exactly n finite numbers.
+static bool fcGetNumbers(fcLoader* L, const fcObj* o, const char* key, double* out, int n, bool* present)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    if (present != NULL) *present = item != NULL;
+    if (item == NULL) return true;
+    if (!cJSON_IsArray(item))
+        return fcFail(L, o->where, key, "expected an array of %d numbers, got %s", n, fcJsonTypeName(item));
+    int count = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next) {
+        if (count < n) {
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s[%d]", key, count);
+            if (!cJSON_IsNumber(e)) return fcFail(L, o->where, sub, "expected a number, got %s", fcJsonTypeName(e));
+            if (!isfinite(e->valuedouble))
+                return fcFail(L, o->where, sub, "must be a finite number, got %g", e->valuedouble);
+            out[count] = e->valuedouble;
+        }
+        ++count;
+        if (count > n) break;
+    }
+    if (count != n) {
+        if (count > n)
+            return fcFail(L, o->where, key, "expected an array of %d numbers, got more than %d", n, n);
+        return fcFail(L, o->where, key, "expected an array of %d numbers, got %d", n, count);
+    }
+    return true;
+}
+
+static bool fcGetVec3(fcLoader* L, const fcObj* o, const char* key, fcVec3* out, bool* present)
+{
+    double v[3];
+    bool has = false;
+    if (!fcGetNumbers(L, o, key, v, 3, &has)) return false;
+    if (has) *out = fcV3((fcReal)v[0], (fcReal)v[1], (fcReal)v[2]);
+    if (present != NULL) *present = has;
+    return true;
+}
+
+// A unit quaternion [w, x, y, z] (length within 1e-3 of 1), normalized.
+static bool fcGetQuat(fcLoader* L, const fcObj* o, const char* key, fcQuat* out)
+{
+    double v[4];
+    bool has = false;
+    if (!fcGetNumbers(L, o, key, v, 4, &has)) return false;
+    if (!has) return true;
+    double length = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    if (!(fabs(length - 1) <= 1e-3))
+        return fcFail(L, o->where, key, "must be a unit quaternion [w, x, y, z], got one of length %g", length);
+    fcQuat q = {(fcReal)(v[0] / length), (fcReal)(v[1] / length), (fcReal)(v[2] / length), (fcReal)(v[3] / length)};
+    *out = q;
+    return true;
+}
+
+// A direction: nonzero, returned normalized.
+static bool fcGetDirection(fcLoader* L, const fcObj* o, const char* key, fcVec3* out, bool required,
+                           const char* whatNeedsIt)
+{
+    bool has = false;
+    fcVec3 v = fcV3(0, 0, 0);
+    if (!fcGetVec3(L, o, key, &v, &has)) return false;
+    if (!has) {
+        if (required) return fcFail(L, o->where, key, "missing: %s needs it", whatNeedsIt);
+        return true;
+    }
+    fcReal length = fcVec3_Length(v);
+    if (!(length > 1e-12)) return fcFail(L, o->where, key, "must not be the zero vector");
+    *out = fcVec3_Scale(1 / length, v);
+    return true;
+}
+
+static bool fcGetString(fcLoader* L, const fcObj* o, const char* key, const char** out, bool* present)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    if (present != NULL) *present = item != NULL;
+    if (item == NULL) return true;
+    if (!cJSON_IsString(item) || item->valuestring == NULL)
+        return fcFail(L, o->where, key, "expected a string, got %s", fcJsonTypeName(item));
+    *out = item->valuestring;
+    return true;
+}
+
+// > 0 (or >= 0 when zeroAllowed).
+static bool fcCheckPositive(fcLoader* L, const fcObj* o, const char* key, double v, bool zeroAllowed)
+{
+    if (zeroAllowed ? v >= 0 : v > 0) return true;
+    return fcFail(L, o->where, key, "must be %s 0, got %g", zeroAllowed ? ">=" : ">", v);
+}
+
+// Get an optional number that must be > 0 (or >= 0).
+static bool fcGetPositive(fcLoader* L, const fcObj* o, const char* key, double* out, bool zeroAllowed,
+                          bool* present)
+{
+    bool has = false;
+    if (!fcGetNumber(L, o, key, out, &has)) return false;
+    if (present != NULL) *present = has;
+    return !has || fcCheckPositive(L, o, key, *out, zeroAllowed);
+}
+
+// Names: 1..FC_NAME_CAPACITY-1 characters of letters, digits, '_' and '-' (they become CSV column prefixes).
+static bool fcCheckName(fcLoader* L, const fcObj* o, const char* key, const char* name)
+{
+    size_t n = strlen(name);
+    bool ok = n > 0 && n < FC_NAME_CAPACITY;
+    for (size_t i = 0; ok && i < n; ++i) ok = isalnum((unsigned char)name[i]) || name[i] == '_' || name[i] == '-';
+    if (ok) return true;
+    char shown[64];
+    fcPrintable(shown, sizeof shown, name);
+    return fcFail(L, o->where, key, "must be 1 to %d letters, digits, '_' or '-', got \"%s\"", FC_NAME_CAPACITY - 1,
+                  shown);
+}
+
+// A body reference: "world" (null id, *index -1) or the name of a body.
+static bool fcGetBodyRef(fcLoader* L, const fcObj* o, const char* key, bool required, fcBodyId* id, int* index)
+{
+    const char* name = "world";
+    bool has = false;
+    if (!fcGetString(L, o, key, &name, &has)) return false;
+    if (!has && required) return fcFail(L, o->where, key, "missing (the name of a body)");
+    *id = fc_nullBodyId;
+    *index = -1;
+    if (strcmp(name, "world") == 0) return true;
+    int i = fcNameMap_Find(&L->bodyMap, L->scene->bodyNames, name);
+    if (i < 0) {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, name);
+        return fcFail(L, o->where, key, "no body named \"%s\"", shown);
+    }
+    *id = L->scene->bodies[i];
+    *index = i;
+    return true;
+}
+
+// Count the elements of an optional array member; -1 on error.
+static int fcArrayCount(fcLoader* L, const fcObj* o, const char* key, const cJSON** array)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    *array = item;
+    if (item == NULL) return 0;
+    if (!cJSON_IsArray(item)) {
+        fcFail(L, o->where, key, "expected an array, got %s", fcJsonTypeName(item));
+        return -1;
+    }
+    int n = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next) ++n;
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Shapes and bodies
+// ---------------------------------------------------------------------------------------------------------------------
+
+static const char* const fc_shapeKeys[] = {"type", "radius", "half_extents", "half_height", "density", "position",
+                                           "orientation"};
+
+static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcShapeDef* def)
+{
+    fcObj o;
+    if (!fcObj_Open(L, &o, json, where, fc_shapeKeys, (int)(sizeof fc_shapeKeys / sizeof fc_shapeKeys[0])))
+        return false;
+    const char* type = NULL;
+    bool has = false;
+    if (!fcGetString(L, &o, "type", &type, &has)) return false;
+    if (!has) return fcFail(L, where, "type", "missing (sphere, box, capsule or cylinder)");
+    *def = fcDefaultShapeDef();
+    bool usesRadius = true, usesHalfHeight = false, usesExtents = false;
+    if (strcmp(type, "sphere") == 0) {
+        def->type = fc_sphereShape;
+    } else if (strcmp(type, "box") == 0) {
+        def->type = fc_boxShape, usesRadius = false, usesExtents = true;
+    } else if (strcmp(type, "capsule") == 0) {
+        def->type = fc_capsuleShape, usesHalfHeight = true;
+    } else if (strcmp(type, "cylinder") == 0) {
+        def->type = fc_cylinderShape, usesHalfHeight = true;
+    } else {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, type);
+        return fcFail(L, where, "type", "must be sphere, box, capsule or cylinder, got \"%s\"", shown);
+    }
+    const char* size[3] = {"radius", "half_height", "half_extents"};
+    bool used[3] = {usesRadius, usesHalfHeight, usesExtents};
+    for (int k = 0; k < 3; ++k) {
+        if (used[k] && !fcObj_Has(&o, size[k])) return fcFail(L, where, size[k], "missing: a %s shape needs it", type);
+        if (!used[k] && fcObj_Has(&o, size[k])) return fcFail(L, where, size[k], "not used by a %s shape", type);
+    }
+    double v = 0;
+    if (usesRadius) {
+        if (!fcGetPositive(L, &o, "radius", &v, false, NULL)) return false;
+        def->radius = (fcReal)v;
+    }
+    if (usesHalfHeight) {
+        // a capsule of half height 0 is a sphere; a cylinder needs a height
+        if (!fcGetPositive(L, &o, "half_height", &v, def->type == fc_capsuleShape, NULL)) return false;
+        def->halfHeight = (fcReal)v;
+    }
+    if (usesExtents) {
+        double e[3];
+        if (!fcGetNumbers(L, &o, "half_extents", e, 3, NULL)) return false;
+        for (int k = 0; k < 3; ++k) {
+            char sub[32];
+            snprintf(sub, sizeof sub, "half_extents[%d]", k);
+            if (!fcCheckPositive(L, &o, sub, e[k], false)) return false;
+        }
+        def->halfExtents = fcV3((fcReal)e[0], (fcReal)e[1], (fcReal)e[2]);
+    }
+    bool hasDensity = false;
+    if (!fcGetPositive(L, &o, "density", &v, false, &hasDensity)) return false;
+    if (hasDensity) def->density = (fcReal)v;
+    if (!fcGetVec3(L, &o, "position", &def->localPosition, NULL)) return false;
+    if (!fcGetQuat(L, &o, "orientation", &def->localOrientation)) return false;
+    return true;
+}
+
+// Total mass of the shapes, and their inertia tensor about their common centre, in the body frame.
+static fcReal fcShapesMassProperties(const fcShapeDef* shapes, int count, fcMat33* inertia)
+{
+    *inertia = fcMat33_Zero();
+    fcReal total = 0;
+    fcVec3 moment = fcV3(0, 0, 0);
+    // first pass: the mass and its first moment (shape centres in the body frame)
+    for (int i = 0; i < count; ++i) {
+        fcMassData d = fcComputeShapeMass(shapes + i);
+        fcVec3 c = fcVec3_Add(shapes[i].localPosition, fcQuat_Rotate(shapes[i].localOrientation, d.center));
+        total += d.mass;
+        moment = fcVec3_MulAdd(moment, d.mass, c);
+    }
+    if (!(total > 0)) return total;
+    fcVec3 com = fcVec3_Scale(1 / total, moment);
+    // second pass: each tensor rotated into the body frame, moved to the common centre: I + m (r.r E - r r^T)
+    for (int i = 0; i < count; ++i) {
+        fcMassData d = fcComputeShapeMass(shapes + i);
+        fcVec3 c = fcVec3_Add(shapes[i].localPosition, fcQuat_Rotate(shapes[i].localOrientation, d.center));
+        fcVec3 r = fcVec3_Sub(c, com);
+        fcReal rr = fcVec3_Dot(r, r);
+        fcMat33 outer = {fcVec3_Scale(r.x, r), fcVec3_Scale(r.y, r), fcVec3_Scale(r.z, r)};
+        fcMat33 shift = fcMat33_Add(fcMat33_Diagonal(fcV3(rr, rr, rr)), fcMat33_Scale(-1, outer));
+        fcMat33 rotated = fcMat33_RotateTensor(shapes[i].localOrientation, d.inertia);
+        *inertia = fcMat33_Add(*inertia, fcMat33_Add(rotated, fcMat33_Scale(d.mass, shift)));
+    }
+    return total;
+}
+
+static const char* const fc_bodyKeys[] = {"name",   "type",    "position",       "orientation",   "velocity",
+                                          "angular_velocity", "mass", "inertia", "inertia_tensor", "force",
+                                          "torque", "linear_damping", "angular_damping", "shapes"};
+
+// A symmetric positive definite tensor from 9 row-major numbers.
+static bool fcGetInertiaTensor(fcLoader* L, const fcObj* o, fcMat33* out)
+{
+    double a[9];
+    if (!fcGetNumbers(L, o, "inertia_tensor", a, 9, NULL)) return false;
+    double scale = 0;
+    for (int k = 0; k < 9; ++k) scale = fmax(scale, fabs(a[k]));
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (fabs(a[3 * i + j] - a[3 * j + i]) > 1e-9 * scale)
+                return fcFail(L, o->where, "inertia_tensor", "must be symmetric: element (%d,%d) = %g but (%d,%d) = %g",
+                              i, j, a[3 * i + j], j, i, a[3 * j + i]);
+    // positive definite: leading principal minors > 0
+    double m1 = a[0];
+    double m2 = a[0] * a[4] - a[1] * a[3];
+    double m3 = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+                a[2] * (a[3] * a[7] - a[4] * a[6]);
+    if (!(m1 > 0 && m2 > 0 && m3 > 0))
+        return fcFail(L, o->where, "inertia_tensor", "must be positive definite (leading minors %g, %g, %g)", m1, m2, m3);
+    // fcMat33 is stored by columns
+    fcMat33 m = {{(fcReal)a[0], (fcReal)a[3], (fcReal)a[6]},
+                 {(fcReal)a[1], (fcReal)a[4], (fcReal)a[7]},
+                 {(fcReal)a[2], (fcReal)a[5], (fcReal)a[8]}};
+    *out = m;
+    return true;
+}
+
+static bool fcParseBody(fcLoader* L, const cJSON* json, int index)
+{
+    fcScene* scene = L->scene;
+    char where[FC_SCENE_PATH_CAPACITY];
+    snprintf(where, sizeof where, "bodies[%d]", index);
+    fcObj o;
+    if (!fcObj_Open(L, &o, json, where, fc_bodyKeys, (int)(sizeof fc_bodyKeys / sizeof fc_bodyKeys[0]))) return false;
+
+    // name first: the rest of the messages carry it
+    const char* name = NULL;
+    bool has = false;
+    if (!fcGetString(L, &o, "name", &name, &has)) return false;
+    if (!has) return fcFail(L, where, "name", "missing (every body needs a unique name)");
+    if (!fcCheckName(L, &o, "name", name)) return false;
+    if (strcmp(name, "world") == 0) return fcFail(L, o.where, "name", "\"world\" is reserved for the fixed frame");
+    scene->bodyNames[index] = fcStrDup(name);
+    scene->bodyCount = index + 1;
+    if (!fcNameMap_Insert(&L->bodyMap, scene->bodyNames, index))
+        return fcFail(L, o.where, "name", "duplicate body name \"%s\"", name);
+    snprintf(o.where, sizeof o.where, "bodies[%d] (\"%s\")", index, name);
+
+    fcBodyDef def = fcDefaultBodyDef();
+    def.name = scene->bodyNames[index];
+    const char* type = "dynamic";
+    if (!fcGetString(L, &o, "type", &type, NULL)) return false;
+    if (strcmp(type, "dynamic") == 0) {
+        def.type = fc_dynamicBody;
+    } else if (strcmp(type, "static") == 0) {
+        def.type = fc_staticBody;
+    } else if (strcmp(type, "kinematic") == 0) {
+        def.type = fc_kinematicBody;
+    } else {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, type);
+        return fcFail(L, o.where, "type", "must be static, kinematic or dynamic, got \"%s\"", shown);
+    }
+    if (!fcGetVec3(L, &o, "position", &def.position, NULL)) return false;
+    if (!fcGetQuat(L, &o, "orientation", &def.orientation)) return false;
+    if (!fcGetVec3(L, &o, "velocity", &def.linearVelocity, NULL)) return false;
+    if (!fcGetVec3(L, &o, "angular_velocity", &def.angularVelocity, NULL)) return false;
+    if (!fcGetVec3(L, &o, "force", &def.force, NULL)) return false;
+    if (!fcGetVec3(L, &o, "torque", &def.torque, NULL)) return false;
+    double v = 0;
+    bool hasV = false;
+    if (!fcGetPositive(L, &o, "linear_damping", &v, true, &hasV)) return false;
+    if (hasV) def.linearDamping = (fcReal)v;
+    if (!fcGetPositive(L, &o, "angular_damping", &v, true, &hasV)) return false;
+    if (hasV) def.angularDamping = (fcReal)v;
+
+    // mass properties
+    double mass = 0;
+    bool hasMass = false;
+    if (!fcGetNumber(L, &o, "mass", &mass, &hasMass)) return false;
+    if (hasMass && !(mass >= 0)) return fcFail(L, o.where, "mass", "must be > 0 (or 0: from the shapes), got %g", mass);
+    bool hasInertia = fcObj_Has(&o, "inertia"), hasTensor = fcObj_Has(&o, "inertia_tensor");
+    if (hasInertia && hasTensor) return fcFail(L, o.where, "inertia_tensor", "give inertia or inertia_tensor, not both");
+    if (hasInertia) {
+        double d[3];
+        if (!fcGetNumbers(L, &o, "inertia", d, 3, NULL)) return false;
+        for (int k = 0; k < 3; ++k) {
+            char sub[32];
+            snprintf(sub, sizeof sub, "inertia[%d]", k);
+            if (!fcCheckPositive(L, &o, sub, d[k], false)) return false;
+        }
+        def.inertia = fcV3((fcReal)d[0], (fcReal)d[1], (fcReal)d[2]);
+    }
+    if (hasTensor) {
+        if (!fcGetInertiaTensor(L, &o, &def.inertiaTensor)) return false;
+        def.useInertiaTensor = true;
+        def.inertia = fcV3(def.inertiaTensor.cx.x, def.inertiaTensor.cy.y, def.inertiaTensor.cz.z);
+    }
+
+    // shapes (parsed before the body is made, so that their mass properties are known)
+    const cJSON* shapesJson = NULL;
+    int shapeCount = fcArrayCount(L, &o, "shapes", &shapesJson);
+    if (shapeCount < 0) return false;
+    fcShapeDef* shapes = fcSceneCalloc((size_t)shapeCount, sizeof(fcShapeDef));
+    int s = 0;
+    for (const cJSON* e = shapesJson ? shapesJson->child : NULL; e != NULL; e = e->next, ++s) {
+        char sub[FC_SCENE_PATH_CAPACITY + 32];
+        snprintf(sub, sizeof sub, "%s.shapes[%d]", o.where, s);
+        if (!fcParseShape(L, e, sub, shapes + s)) {
+            free(shapes);
+            return false;
+        }
+    }
+
+    bool ok = true;
+    if (def.type == fc_dynamicBody) {
+        bool massFromShapes = !hasMass || mass == 0;
+        bool hasAnyInertia = hasInertia || hasTensor;
+        if (massFromShapes && shapeCount == 0) {
+            ok = fcFail(L, o.where, "mass", "missing: a dynamic body without shapes needs a mass > 0 and an inertia");
+        } else if (!massFromShapes && !hasAnyInertia && shapeCount == 0) {
+            ok = fcFail(L, o.where, "inertia", "missing: a dynamic body with a mass but no shapes needs inertia or "
+                                               "inertia_tensor");
+        } else if (massFromShapes && hasAnyInertia) {
+            // the inertia is given; the mass is the shapes'
+            fcMat33 unused;
+            def.mass = fcShapesMassProperties(shapes, shapeCount, &unused);
+        } else if (!massFromShapes && !hasAnyInertia) {
+            // the shapes' inertia scaled to the given mass
+            fcMat33 tensor;
+            fcReal shapeMass = fcShapesMassProperties(shapes, shapeCount, &tensor);
+            if (!(shapeMass > 0)) {
+                ok = fcFail(L, o.where, "shapes", "have no mass to take the inertia from");
+            } else {
+                tensor = fcMat33_Scale((fcReal)mass / shapeMass, tensor);
+                fcReal trace = tensor.cx.x + tensor.cy.y + tensor.cz.z;
+                fcReal off = FC_FABS(tensor.cy.x) + FC_FABS(tensor.cz.x) + FC_FABS(tensor.cz.y);
+                def.inertia = fcV3(tensor.cx.x, tensor.cy.y, tensor.cz.z);
+                if (off > 1e-12 * trace) {
+                    def.inertiaTensor = tensor;
+                    def.useInertiaTensor = true;
+                }
+                def.mass = (fcReal)mass;
+            }
+        } else {
+            def.mass = (fcReal)mass;  // mass and inertia given, or both from the shapes (mass 0)
+        }
+    } else if (hasMass || hasInertia || hasTensor) {
+        def.mass = (fcReal)mass;  // passed on: the engine decides what a static or kinematic body does with it
+    }
+    if (ok) {
+        fcClearError();
+        scene->bodies[index] = fcCreateBody(scene->world, &def);
+        if (FC_IS_NULL(scene->bodies[index]))
+            ok = fcFail(L, o.where, NULL, "the engine refused the body: %s", fcGetLastError());
+    }
+    for (int k = 0; ok && k < shapeCount; ++k) {
+        fcClearError();
+        if (FC_IS_NULL(fcCreateShape(scene->bodies[index], shapes + k))) {
+            char sub[32];
+            snprintf(sub, sizeof sub, "shapes[%d]", k);
+            ok = fcFail(L, o.where, sub, "the engine refused the shape: %s", fcGetLastError());
+        }
+    }
+    free(shapes);
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Joints
+// ---------------------------------------------------------------------------------------------------------------------
+
+// The scene file's joint types; "linear" is a Pfaffian user constraint with constant rows.
+typedef enum fcSceneJointKind {
+    fc_kindBall, fc_kindHinge, fc_kindSlider, fc_kindFixed, fc_kindDistance, fc_kindUniversal, fc_kindPlanar,
+    fc_kindBlade, fc_kindCoupling, fc_kindLinear, fc_kindCount
+} fcSceneJointKind;
+
+static const char* const fc_kindNames[fc_kindCount] = {"ball",      "hinge",  "slider", "fixed",    "distance",
+                                                       "universal", "planar", "blade",  "coupling", "linear"};
+static const fcJointType fc_kindTypes[fc_kindCount] = {
+    fc_ballJoint,      fc_hingeJoint,  fc_sliderJoint, fc_fixedJoint,    fc_distanceJoint,
+    fc_universalJoint, fc_planarJoint, fc_bladeJoint,  fc_couplingJoint, fc_userConstraint};
+
+enum {
+    fc_keyName, fc_keyType, fc_keyBodyA, fc_keyBodyB, fc_keyAnchor, fc_keyAnchorA, fc_keyAnchorB, fc_keyAxis,
+    fc_keyAxisB, fc_keyNormal, fc_keyLength, fc_keyStiffness, fc_keyDamping, fc_keyJointA, fc_keyJointB,
+    fc_keyRatio, fc_keyOffset, fc_keyRows, fc_jointKeyCount
+};
+static const char* const fc_jointKeys[fc_jointKeyCount] = {
+    "name",   "type",      "body_a",  "body_b",  "anchor",  "anchor_a", "anchor_b", "axis",  "axis_b",
+    "normal", "length",    "stiffness", "damping", "joint_a", "joint_b", "ratio",  "offset", "rows"};
+
+#define FC_BIT(k) (1u << (k))
+#define FC_COMMON (FC_BIT(fc_keyName) | FC_BIT(fc_keyType) | FC_BIT(fc_keyStiffness) | FC_BIT(fc_keyDamping))
+#define FC_BODIES (FC_BIT(fc_keyBodyA) | FC_BIT(fc_keyBodyB))
+// the keys each kind uses
+static const uint32_t fc_kindKeys[fc_kindCount] = {
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchorA) | FC_BIT(fc_keyAnchorB) | FC_BIT(fc_keyLength),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis) | FC_BIT(fc_keyAxisB),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyNormal),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyNormal) | FC_BIT(fc_keyAxis),
+    FC_COMMON | FC_BIT(fc_keyJointA) | FC_BIT(fc_keyJointB) | FC_BIT(fc_keyRatio) | FC_BIT(fc_keyOffset),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyRows),
+};
+
+static void fcLinearRows_Fcn(const fcUserConstraintState* state, fcUserConstraintRow* rows, void* context)
+{
+    (void)state;
+    const fcLinearRows* linear = context;
+    memcpy(rows, linear->rows, sizeof rows[0] * (size_t)linear->rowCount);
+}
+
+static const char* const fc_rowKeys[] = {"jacobian_a", "jacobian_b", "rate"};
+
+static bool fcParseLinearRows(fcLoader* L, const fcObj* o, fcLinearRows* linear)
+{
+    const cJSON* rowsJson = NULL;
+    int count = fcArrayCount(L, o, "rows", &rowsJson);
+    if (count < 0) return false;
+    if (rowsJson == NULL) return fcFail(L, o->where, "rows", "missing: a linear joint needs 1 to %d rows", FC_MAX_JOINT_ROWS);
+    if (count < 1 || count > FC_MAX_JOINT_ROWS)
+        return fcFail(L, o->where, "rows", "must hold 1 to %d rows, got %d", FC_MAX_JOINT_ROWS, count);
+    memset(linear, 0, sizeof *linear);
+    linear->rowCount = count;
+    int r = 0;
+    for (const cJSON* e = rowsJson->child; e != NULL; e = e->next, ++r) {
+        char where[FC_SCENE_PATH_CAPACITY + 32];
+        snprintf(where, sizeof where, "%s.rows[%d]", o->where, r);
+        fcObj ro;
+        if (!fcObj_Open(L, &ro, e, where, fc_rowKeys, 3)) return false;
+        double ja[6] = {0, 0, 0, 0, 0, 0}, jb[6] = {0, 0, 0, 0, 0, 0}, rate = 0;
+        bool hasA = false, hasB = false;
+        if (!fcGetNumbers(L, &ro, "jacobian_a", ja, 6, &hasA)) return false;
+        if (!fcGetNumbers(L, &ro, "jacobian_b", jb, 6, &hasB)) return false;
+        if (!fcGetNumber(L, &ro, "rate", &rate, NULL)) return false;
+        double norm = 0;
+        for (int k = 0; k < 6; ++k) norm += fabs(ja[k]) + fabs(jb[k]);
+        if (!(norm > 0)) return fcFail(L, where, "jacobian_b", "the row is all zeros (give jacobian_a and/or jacobian_b)");
+        for (int k = 0; k < 6; ++k) {
+            linear->rows[r].jacobian[0][k] = (fcReal)ja[k];
+            linear->rows[r].jacobian[1][k] = (fcReal)jb[k];
+        }
+        linear->rows[r].rate = (fcReal)rate;
+    }
+    return true;
+}
+
+// A joint reference for a coupling: an earlier hinge or slider.
+static bool fcGetJointRef(fcLoader* L, const fcObj* o, const char* key, fcJointId* id)
+{
+    const char* name = NULL;
+    bool has = false;
+    if (!fcGetString(L, o, key, &name, &has)) return false;
+    if (!has) return fcFail(L, o->where, key, "missing: a coupling needs the names of two hinge or slider joints");
+    char shown[64];
+    fcPrintable(shown, sizeof shown, name);
+    int i = fcNameMap_Find(&L->jointMap, L->scene->jointNames, name);
+    if (i < 0) return fcFail(L, o->where, key, "no earlier joint named \"%s\"", shown);
+    fcJointType t = L->scene->jointTypes[i];
+    if (t != fc_hingeJoint && t != fc_sliderJoint)
+        return fcFail(L, o->where, key, "\"%s\" is a %s joint; a coupling needs a hinge or slider", shown,
+                      fcScene_JointTypeName(L->scene, i));
+    *id = L->scene->joints[i];
+    return true;
+}
+
+// name, unique among joints and springs; records it at index and renames o->where.
+static bool fcTakeJointName(fcLoader* L, fcObj* o, const char* list, int listIndex, int index)
+{
+    const char* name = NULL;
+    bool has = false;
+    if (!fcGetString(L, o, "name", &name, &has)) return false;
+    if (!has) return fcFail(L, o->where, "name", "missing (every joint and spring needs a unique name)");
+    if (!fcCheckName(L, o, "name", name)) return false;
+    fcScene* scene = L->scene;
+    scene->jointNames[index] = fcStrDup(name);
+    scene->jointCount = index + 1;
+    if (!fcNameMap_Insert(&L->jointMap, scene->jointNames, index))
+        return fcFail(L, o->where, "name", "duplicate name \"%s\" (joint and spring names share one namespace)", name);
+    snprintf(o->where, sizeof o->where, "%s[%d] (\"%s\")", list, listIndex, name);
+    return true;
+}
+
+static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
+{
+    fcScene* scene = L->scene;
+    char where[FC_SCENE_PATH_CAPACITY];
+    snprintf(where, sizeof where, "joints[%d]", index);
+    fcObj o;
+    if (!fcObj_Open(L, &o, json, where, fc_jointKeys, fc_jointKeyCount)) return false;
+    if (!fcTakeJointName(L, &o, "joints", index, index)) return false;
+
+    const char* typeName = NULL;
+    bool has = false;
+    if (!fcGetString(L, &o, "type", &typeName, &has)) return false;
+    if (!has) return fcFail(L, o.where, "type", "missing (ball, hinge, slider, fixed, distance, universal, planar, blade, "
+                                                "coupling or linear)");
+    int kind = 0;
+    while (kind < fc_kindCount && strcmp(fc_kindNames[kind], typeName) != 0) ++kind;
+    if (kind == fc_kindCount) {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, typeName);
+        return fcFail(L, o.where, "type", "unknown joint type \"%s\" (ball, hinge, slider, fixed, distance, universal, "
+                                          "planar, blade, coupling or linear)", shown);
+    }
+    scene->jointTypes[index] = fc_kindTypes[kind];
+    for (int k = 0; k < fc_jointKeyCount; ++k)
+        if (o.item[k] != NULL && !(fc_kindKeys[kind] & FC_BIT(k))) {
+            if (kind == fc_kindCoupling && (k == fc_keyBodyA || k == fc_keyBodyB))
+                return fcFail(L, o.where, fc_jointKeys[k], "not used by a coupling joint (it acts on the bodies of "
+                                                           "joint_a and joint_b)");
+            return fcFail(L, o.where, fc_jointKeys[k], "not used by a %s joint", fc_kindNames[kind]);
+        }
+
+    // soft rows
+    double stiffness = 0, damping = 0;
+    if (!fcGetPositive(L, &o, "stiffness", &stiffness, true, NULL)) return false;
+    if (!fcGetPositive(L, &o, "damping", &damping, true, NULL)) return false;
+
+    // bodies
+    fcBodyId bodyA = fc_nullBodyId, bodyB = fc_nullBodyId;
+    int ia = -1, ib = -1;
+    if (kind != fc_kindCoupling) {
+        if (!fcGetBodyRef(L, &o, "body_a", false, &bodyA, &ia)) return false;
+        if (!fcGetBodyRef(L, &o, "body_b", true, &bodyB, &ib)) return false;
+        if (ib < 0) return fcFail(L, o.where, "body_b", "must be a body, not the world (put the world in body_a)");
+        if (ia == ib) return fcFail(L, o.where, "body_b", "is the same body as body_a");
+    }
+
+    fcClearError();
+    if (kind == fc_kindLinear) {
+        fcLinearRows* linear = L->internal->linear + L->internal->linearCount;
+        if (!fcParseLinearRows(L, &o, linear)) return false;
+        L->internal->linearCount++;
+        fcUserConstraintDef def = fcDefaultUserConstraintDef();
+        def.name = scene->jointNames[index];
+        def.bodyA = bodyA;
+        def.bodyB = bodyB;
+        def.rowCount = linear->rowCount;
+        def.holonomic = false;
+        def.fcn = fcLinearRows_Fcn;
+        def.context = linear;
+        def.stiffness = (fcReal)stiffness;
+        def.damping = (fcReal)damping;
+        scene->joints[index] = fcCreateUserConstraint(scene->world, &def);
+    } else {
+        fcJointDef def = fcDefaultJointDef(fc_kindTypes[kind]);
+        def.name = scene->jointNames[index];
+        def.bodyA = bodyA;
+        def.bodyB = bodyB;
+        def.stiffness = (fcReal)stiffness;
+        def.damping = (fcReal)damping;
+        // the anchor defaults to body_b's centre
+        def.anchor = FC_IS_NON_NULL(bodyB) ? fcBody_GetPosition(bodyB) : fcV3(0, 0, 0);
+        if (!fcGetVec3(L, &o, "anchor", &def.anchor, NULL)) return false;
+        const char* need = fc_kindNames[kind];
+        char needs[32];
+        snprintf(needs, sizeof needs, "a %s joint", need);
+        switch (kind) {
+        case fc_kindHinge:
+        case fc_kindSlider:
+            if (!fcGetDirection(L, &o, "axis", &def.axis, true, needs)) return false;
+            break;
+        case fc_kindUniversal:
+            if (!fcGetDirection(L, &o, "axis", &def.axis, true, needs)) return false;
+            if (!fcGetDirection(L, &o, "axis_b", &def.axisB, true, needs)) return false;
+            if (FC_FABS(fcVec3_Dot(def.axis, def.axisB)) > 1e-6)
+                return fcFail(L, o.where, "axis_b", "must be perpendicular to axis (their unit vectors' dot product is %g)",
+                              (double)fcVec3_Dot(def.axis, def.axisB));
+            break;
+        case fc_kindPlanar:
+            if (!fcGetDirection(L, &o, "normal", &def.normal, true, needs)) return false;
+            break;
+        case fc_kindBlade:
+            if (!fcGetDirection(L, &o, "normal", &def.normal, true, needs)) return false;
+            if (!fcGetDirection(L, &o, "axis", &def.axis, true, needs)) return false;
+            if (FC_FABS(fcVec3_Dot(def.axis, def.normal)) > 1e-6)
+                return fcFail(L, o.where, "axis", "must be perpendicular to normal (the blade runs in the plane; their "
+                                                  "unit vectors' dot product is %g)",
+                              (double)fcVec3_Dot(def.axis, def.normal));
+            break;
+        case fc_kindDistance: {
+            def.anchorA = ia >= 0 ? fcBody_GetPosition(bodyA) : fcV3(0, 0, 0);
+            def.anchorB = fcBody_GetPosition(bodyB);
+            if (!fcGetVec3(L, &o, "anchor_a", &def.anchorA, NULL)) return false;
+            if (!fcGetVec3(L, &o, "anchor_b", &def.anchorB, NULL)) return false;
+            double length = -1;
+            bool hasLength = false;
+            if (!fcGetPositive(L, &o, "length", &length, false, &hasLength)) return false;
+            def.length = hasLength ? (fcReal)length : (fcReal)-1;
+            if (hasLength) {
+                double stretch = fcVec3_Distance(def.anchorA, def.anchorB) - length;
+                scene->initialSpringEnergy += 0.5 * stiffness * stretch * stretch;
+            }
+            if (!hasLength && !(fcVec3_Distance(def.anchorA, def.anchorB) > 0))
+                return fcFail(L, o.where, "anchor_b", "coincides with anchor_a: the initial distance is 0 (give a length "
+                                                      "> 0 or move the anchors apart)");
+            break;
+        }
+        case fc_kindCoupling: {
+            if (!fcGetJointRef(L, &o, "joint_a", &def.jointA)) return false;
+            if (!fcGetJointRef(L, &o, "joint_b", &def.jointB)) return false;
+            if (FC_ID_EQUALS(def.jointA, def.jointB)) return fcFail(L, o.where, "joint_b", "is the same joint as joint_a");
+            double ratio = 1, offset = 0;
+            if (!fcGetNumber(L, &o, "ratio", &ratio, NULL)) return false;
+            if (!fcGetNumber(L, &o, "offset", &offset, NULL)) return false;
+            def.ratio = (fcReal)ratio;
+            def.offset = (fcReal)offset;
+            // the engine finds the moving bodies itself; name the coupled joints' bodies for completeness
+            def.bodyA = fcJoint_GetBodyB(def.jointA);
+            def.bodyB = fcJoint_GetBodyB(def.jointB);
+            break;
+        }
+        default:
+            break;
+        }
+        scene->joints[index] = fcCreateJoint(scene->world, &def);
+    }
+    if (FC_IS_NULL(scene->joints[index]))
+        return fcFail(L, o.where, NULL, "the engine refused the joint: %s", fcGetLastError());
+    return true;
+}
+
+static const char* const fc_springKeys[] = {"name",      "body_a",      "body_b", "anchor_a",
+                                            "anchor_b",  "stiffness",   "rest_length", "damping"};
+
+static bool fcParseSpring(fcLoader* L, const cJSON* json, int springIndex, int index)
+{
+    fcScene* scene = L->scene;
+    char where[FC_SCENE_PATH_CAPACITY];
+    snprintf(where, sizeof where, "springs[%d]", springIndex);
+    fcObj o;
+    if (!fcObj_Open(L, &o, json, where, fc_springKeys, (int)(sizeof fc_springKeys / sizeof fc_springKeys[0])))
+        return false;
+    if (!fcTakeJointName(L, &o, "springs", springIndex, index)) return false;
+    scene->jointTypes[index] = fc_distanceJoint;
+
+    fcSpringDef def = fcDefaultSpringDef();
+    def.name = scene->jointNames[index];
+    int ia = -1, ib = -1;
+    if (!fcGetBodyRef(L, &o, "body_a", false, &def.bodyA, &ia)) return false;
+    if (!fcGetBodyRef(L, &o, "body_b", true, &def.bodyB, &ib)) return false;
+    if (ib < 0) return fcFail(L, o.where, "body_b", "must be a body, not the world (put the world in body_a)");
+    if (ia == ib) return fcFail(L, o.where, "body_b", "is the same body as body_a");
+    def.anchorA = ia >= 0 ? fcBody_GetPosition(def.bodyA) : fcV3(0, 0, 0);
+    def.anchorB = fcBody_GetPosition(def.bodyB);
+    if (!fcGetVec3(L, &o, "anchor_a", &def.anchorA, NULL)) return false;
+    if (!fcGetVec3(L, &o, "anchor_b", &def.anchorB, NULL)) return false;
+    double stiffness = 0, rest = -1, damping = 0;
+    bool has = false;
+    if (!fcGetNumber(L, &o, "stiffness", &stiffness, &has)) return false;
+    if (!has) return fcFail(L, o.where, "stiffness", "missing: a spring needs a stiffness > 0 (N/m)");
+    if (!fcCheckPositive(L, &o, "stiffness", stiffness, false)) return false;
+    if (!fcGetPositive(L, &o, "rest_length", &rest, true, &has)) return false;
+    if (!fcGetPositive(L, &o, "damping", &damping, true, NULL)) return false;
+    def.stiffness = (fcReal)stiffness;
+    def.restLength = has ? (fcReal)rest : (fcReal)-1;
+    if (has) {
+        double stretch = fcVec3_Distance(def.anchorA, def.anchorB) - rest;
+        scene->initialSpringEnergy += 0.5 * stiffness * stretch * stretch;
+    }
+    def.damping = (fcReal)damping;
+    fcClearError();
+    scene->joints[index] = fcCreateSpring(scene->world, &def);
+    if (FC_IS_NULL(scene->joints[index]))
+        return fcFail(L, o.where, NULL, "the engine refused the spring: %s", fcGetLastError());
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Top level
+// ---------------------------------------------------------------------------------------------------------------------
+
+static const char* const fc_expectKeys[] = {"joint", "peak_force", "peak_moment", "note"};
+
+static bool fcParseExpectation(fcLoader* L, const cJSON* json, int index)
+{
+    char where[FC_SCENE_PATH_CAPACITY];
+    snprintf(where, sizeof where, "expected[%d]", index);
+    fcObj o;
+    if (!fcObj_Open(L, &o, json, where, fc_expectKeys, 4)) return false;
+    fcSceneExpectation* e = L->scene->expectations + index;
+    const char* joint = NULL;
+    const char* note = "";
+    bool has = false;
+    if (!fcGetString(L, &o, "joint", &joint, &has)) return false;
+    if (!has) return fcFail(L, where, "joint", "missing (the name of a joint or spring)");
+    e->joint = fcNameMap_Find(&L->jointMap, L->scene->jointNames, joint);
+    if (e->joint < 0) {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, joint);
+        return fcFail(L, where, "joint", "no joint or spring named \"%s\"", shown);
+    }
+    if (!fcGetPositive(L, &o, "peak_force", &e->peakForce, true, &e->hasPeakForce)) return false;
+    if (!fcGetPositive(L, &o, "peak_moment", &e->peakMoment, true, &e->hasPeakMoment)) return false;
+    if (!e->hasPeakForce && !e->hasPeakMoment) return fcFail(L, where, "peak_force", "missing: give peak_force and/or peak_moment");
+    if (!fcGetString(L, &o, "note", &note, NULL)) return false;
+    e->note = fcStrDup(note);
+    return true;
+}
+
+static const char* const fc_sceneKeys[] = {
+    "name",     "description", "gravity", "timestep", "duration", "stabilization", "baumgarte", "projection_tolerance",
+    "projection_max_iterations", "bodies", "joints", "springs", "expected"};
+
+// Line and column (1-based) of position p in text.
+static void fcLineColumn(const char* text, const char* p, int* line, int* column)
+{
+    *line = 1;
+    *column = 1;
+    for (const char* c = text; c < p && *c != '\0'; ++c) {
+        if (*c == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
+static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
+{
+    fcScene* scene = L->scene;
+    fcObj o;
+    if (!fcObj_Open(L, &o, root, "", fc_sceneKeys, (int)(sizeof fc_sceneKeys / sizeof fc_sceneKeys[0]))) return false;
+
+    // settings
+    const char* name = NULL;
+    const char* description = "";
+    bool has = false;
+    if (!fcGetString(L, &o, "name", &name, &has)) return false;
+    if (!fcGetString(L, &o, "description", &description, NULL)) return false;
+    if (has) {
+        scene->name = fcStrDup(name);
+    } else {
+        // the file name without directory and extension
+        const char* base = strrchr(fileName, '/');
+        base = base ? base + 1 : fileName;
+        scene->name = fcStrDup(base);
+        char* dot = strrchr(scene->name, '.');
+        if (dot != NULL && dot != scene->name) *dot = '\0';
+    }
+    scene->description = fcStrDup(description);
+
+    fcWorldDef def = fcDefaultWorldDef();
+    if (!fcGetVec3(L, &o, "gravity", &def.gravity, NULL)) return false;
+    double h = 1.0 / 60.0, duration = 5, beta = 0.2, tolerance = 1e-10, iterations = 20;
+    if (!fcGetNumber(L, &o, "timestep", &h, NULL)) return false;
+    if (!(h > 0 && h <= 1)) return fcFail(L, "", "timestep", "must be > 0 and <= 1 s, got %g", h);
+    if (!fcGetNumber(L, &o, "duration", &duration, NULL)) return false;
+    if (!(duration > 0)) return fcFail(L, "", "duration", "must be > 0 s, got %g", duration);
+    if (!fcGetNumber(L, &o, "baumgarte", &beta, NULL)) return false;
+    if (!(beta > 0 && beta <= 1)) return fcFail(L, "", "baumgarte", "must be > 0 and <= 1, got %g", beta);
+    if (!fcGetNumber(L, &o, "projection_tolerance", &tolerance, NULL)) return false;
+    if (!(tolerance > 0)) return fcFail(L, "", "projection_tolerance", "must be > 0, got %g", tolerance);
+    if (!fcGetNumber(L, &o, "projection_max_iterations", &iterations, NULL)) return false;
+    if (!(iterations >= 1 && iterations <= 1000000 && iterations == floor(iterations)))
+        return fcFail(L, "", "projection_max_iterations", "must be a whole number from 1 to 1000000, got %g", iterations);
+    const char* stabilization = "projection";
+    if (!fcGetString(L, &o, "stabilization", &stabilization, NULL)) return false;
+    if (!fcScene_ParseStabilization(stabilization, &def.stabilization)) {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, stabilization);
+        return fcFail(L, "", "stabilization", "must be baumgarte, projection or none, got \"%s\"", shown);
+    }
+    def.timestep = (fcReal)h;
+    def.baumgarte = (fcReal)beta;
+    def.projectionTolerance = (fcReal)tolerance;
+    def.projectionMaxIterations = (int)iterations;
+    scene->timestep = h;
+    scene->duration = duration;
+    scene->stabilization = def.stabilization;
+
+    // sizes of the three lists, so that every array is allocated once
+    const cJSON *bodiesJson = NULL, *jointsJson = NULL, *springsJson = NULL, *expectJson = NULL;
+    int bodyCount = fcArrayCount(L, &o, "bodies", &bodiesJson);
+    if (bodyCount < 0) return false;
+    int jointCount = fcArrayCount(L, &o, "joints", &jointsJson);
+    if (jointCount < 0) return false;
+    int springCount = fcArrayCount(L, &o, "springs", &springsJson);
+    if (springCount < 0) return false;
+    int expectCount = fcArrayCount(L, &o, "expected", &expectJson);
+    if (expectCount < 0) return false;
+
+    fcClearError();
+    scene->world = fcCreateWorld(&def);
+    if (FC_IS_NULL(scene->world)) return fcFail(L, "", NULL, "the engine refused the world settings: %s", fcGetLastError());
+
+    scene->bodies = fcSceneCalloc((size_t)bodyCount, sizeof(fcBodyId));
+    scene->bodyNames = fcSceneCalloc((size_t)bodyCount, sizeof(char*));
+    fcNameMap_Init(&L->bodyMap, bodyCount);
+    int i = 0;
+    for (const cJSON* e = bodiesJson ? bodiesJson->child : NULL; e != NULL; e = e->next, ++i)
+        if (!fcParseBody(L, e, i)) return false;
+
+    int total = jointCount + springCount;
+    scene->joints = fcSceneCalloc((size_t)total, sizeof(fcJointId));
+    scene->jointNames = fcSceneCalloc((size_t)total, sizeof(char*));
+    scene->jointTypes = fcSceneCalloc((size_t)total, sizeof(fcJointType));
+    L->internal->linear = fcSceneCalloc((size_t)jointCount, sizeof(fcLinearRows));
+    fcNameMap_Init(&L->jointMap, total);
+    i = 0;
+    for (const cJSON* e = jointsJson ? jointsJson->child : NULL; e != NULL; e = e->next, ++i)
+        if (!fcParseJoint(L, e, i)) return false;
+    int s = 0;
+    for (const cJSON* e = springsJson ? springsJson->child : NULL; e != NULL; e = e->next, ++s, ++i)
+        if (!fcParseSpring(L, e, s, i)) return false;
+    scene->springCount = springCount;
+
+    scene->expectations = fcSceneCalloc((size_t)expectCount, sizeof(fcSceneExpectation));
+    i = 0;
+    for (const cJSON* e = expectJson ? expectJson->child : NULL; e != NULL; e = e->next, ++i) {
+        scene->expectationCount = i + 1;
+        if (!fcParseExpectation(L, e, i)) return false;
+    }
+    return true;
+}
+
+bool fcScene_LoadString(const char* json, const char* nameForMessages, fcScene* out, char* err, size_t errSize)
+{
+    char localErr[8];
+    memset(out, 0, sizeof *out);
+    fcLoader L;
+    memset(&L, 0, sizeof L);
+    L.file = nameForMessages != NULL ? nameForMessages : "<string>";
+    L.err = err != NULL && errSize > 0 ? err : localErr;
+    L.errSize = err != NULL && errSize > 0 ? errSize : sizeof localErr;
+    L.err[0] = '\0';
+    L.scene = out;
+    if (json == NULL) return fcFail(&L, "", NULL, "no scene text");
+
+    cJSON* root = cJSON_ParseWithOpts(json, NULL, true);
+    if (root == NULL) {
+        const char* p = cJSON_GetErrorPtr();
+        size_t length = strlen(json);
+        if (p == NULL || p < json || p > json + length) p = json + length;
+        int line, column;
+        fcLineColumn(json, p, &line, &column);
+        // cJSON points at the last byte when the text ends early
+        bool atEnd = true;
+        for (const char* c = p + (*p != '\0'); *c != '\0'; ++c) atEnd = atEnd && isspace((unsigned char)*c);
+        if (length == 0 || atEnd)
+            return fcFail(&L, "", NULL, "line %d, column %d: invalid JSON: unexpected end of the text (truncated file?)",
+                          line, column);
+        char near[48];
+        size_t n = 0;
+        for (const char* c = p; *c != '\0' && *c != '\n' && n < 20; ++c) near[n++] = isprint((unsigned char)*c) ? *c : '?';
+        near[n] = '\0';
+        return fcFail(&L, "", NULL, "line %d, column %d: invalid JSON near \"%s\"", line, column, near);
+    }
+
+    L.internal = fcSceneCalloc(1, sizeof(fcSceneInternal));
+    out->internal = L.internal;
+    bool ok = fcLoadJson(&L, root, L.file);
+    cJSON_Delete(root);
+    fcNameMap_Free(&L.bodyMap);
+    fcNameMap_Free(&L.jointMap);
+    if (!ok) fcScene_Free(out);
+    return ok;
+}
+
+bool fcScene_Load(const char* path, fcScene* out, char* err, size_t errSize)
+{
+    memset(out, 0, sizeof *out);
+    char localErr[8];
+    if (err == NULL || errSize == 0) err = localErr, errSize = sizeof localErr;
+    FILE* f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(err, errSize, "%s: cannot open the scene file: %s", path, strerror(errno));
+        return false;
+    }
+    size_t capacity = 1 << 16, length = 0;
+    char* text = malloc(capacity);
+    while (text != NULL) {
+        length += fread(text + length, 1, capacity - 1 - length, f);
+        if (length < capacity - 1) break;
+        capacity *= 2;
+        char* bigger = realloc(text, capacity);
+        if (bigger == NULL) free(text);
+        text = bigger;
+    }
+    bool readError = ferror(f) != 0;
+    fclose(f);
+    if (text == NULL) {
+        snprintf(err, errSize, "%s: out of memory reading the scene file", path);
+        return false;
+    }
+    if (readError) {
+        free(text);
+        snprintf(err, errSize, "%s: cannot read the scene file", path);
+        return false;
+    }
+    text[length] = '\0';
+    if (strlen(text) != length) {
+        int line, column;
+        fcLineColumn(text, text + strlen(text), &line, &column);
+        free(text);
+        snprintf(err, errSize, "%s: line %d, column %d: invalid JSON: a NUL byte", path, line, column);
+        return false;
+    }
+    bool ok = fcScene_LoadString(text, path, out, err, errSize);
+    free(text);
+    return ok;
+}
+
+void fcScene_Free(fcScene* scene)
+{
+    if (scene == NULL) return;
+    // the world goes first: its user constraints point into scene->internal
+    if (FC_IS_NON_NULL(scene->world)) fcDestroyWorld(scene->world);
+    for (int i = 0; i < scene->bodyCount; ++i) free(scene->bodyNames[i]);
+    for (int i = 0; i < scene->jointCount; ++i) free(scene->jointNames[i]);
+    for (int i = 0; i < scene->expectationCount; ++i) free(scene->expectations[i].note);
+    free(scene->bodies);
+    free(scene->bodyNames);
+    free(scene->joints);
+    free(scene->jointNames);
+    free(scene->jointTypes);
+    free(scene->expectations);
+    free(scene->name);
+    free(scene->description);
+    fcSceneInternal* internal = scene->internal;
+    if (internal != NULL) free(internal->linear);
+    free(internal);
+    memset(scene, 0, sizeof *scene);
+}
+
+int fcScene_FindBody(const fcScene* scene, const char* name)
+{
+    for (int i = 0; i < scene->bodyCount; ++i)
+        if (scene->bodyNames[i] != NULL && strcmp(scene->bodyNames[i], name) == 0) return i;
+    return -1;
+}
+
+int fcScene_FindJoint(const fcScene* scene, const char* name)
+{
+    for (int i = 0; i < scene->jointCount; ++i)
+        if (scene->jointNames[i] != NULL && strcmp(scene->jointNames[i], name) == 0) return i;
+    return -1;
+}
+
+bool fcScene_ParseStabilization(const char* text, fcStabilization* out)
+{
+    if (strcmp(text, "baumgarte") == 0) {
+        *out = fc_stabilizeBaumgarte;
+    } else if (strcmp(text, "projection") == 0) {
+        *out = fc_stabilizeProjection;
+    } else if (strcmp(text, "none") == 0) {
+        *out = fc_stabilizeNone;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+const char* fcScene_StabilizationName(fcStabilization mode)
+{
+    switch (mode) {
+    case fc_stabilizeBaumgarte: return "baumgarte";
+    case fc_stabilizeProjection: return "projection";
+    case fc_stabilizeNone: return "none";
+    }
+    return "?";
+}
+
+const char* fcScene_JointTypeName(const fcScene* scene, int jointIndex)
+{
+    if (jointIndex < 0 || jointIndex >= scene->jointCount) return "?";
+    if (jointIndex >= scene->jointCount - scene->springCount) return "spring";
+    for (int k = 0; k < fc_kindCount; ++k)
+        if (fc_kindTypes[k] == scene->jointTypes[jointIndex]) return fc_kindNames[k];
+    return "?";
+}

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: MIT
+// Scene loader: every shipped scene loads with the right counts and values; every kind of bad input is
+// refused with one message naming the file, the place and the fault, leaving the scene empty.
+#include "scene.h"
+#include "test_macros.h"
+
+#include <time.h>
+
+#ifndef FC_SCENE_DIR
+#error "FC_SCENE_DIR must name demos/scenes"
+#endif
+#ifndef FC_BAD_SCENE_DIR
+#error "FC_BAD_SCENE_DIR must name tests/scenes_bad"
+#endif
+
+static char s_err[1024];
+
+static bool loadShipped(const char* file, fcScene* scene)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FC_SCENE_DIR, file);
+    bool ok = fcScene_Load(path, scene, s_err, sizeof s_err);
+    if (!ok) fprintf(stderr, "  %s\n", s_err);
+    return ok;
+}
+
+// A scene after a refused load: nothing in it.
+static bool isEmpty(const fcScene* s)
+{
+    return FC_IS_NULL(s->world) && s->bodyCount == 0 && s->jointCount == 0 && s->bodies == NULL && s->joints == NULL &&
+           s->bodyNames == NULL && s->jointNames == NULL && s->name == NULL && s->internal == NULL &&
+           s->expectationCount == 0;
+}
+
+static fcBodyId body(const fcScene* s, const char* name)
+{
+    int i = fcScene_FindBody(s, name);
+    return i >= 0 ? s->bodies[i] : fc_nullBodyId;
+}
+
+static fcJointId joint(const fcScene* s, const char* name)
+{
+    int i = fcScene_FindJoint(s, name);
+    return i >= 0 ? s->joints[i] : fc_nullJointId;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Shipped scenes
+// ---------------------------------------------------------------------------------------------------------------------
+
+static int test_pendulum(void)
+{
+    fcScene s;
+    ENSURE(loadShipped("pendulum.json", &s));
+    ENSURE(strcmp(s.name, "pendulum") == 0);
+    ENSURE(s.bodyCount == 1 && s.jointCount == 1 && s.springCount == 0);
+    ENSURE(fcWorld_GetBodyCount(s.world) == 1 && fcWorld_GetJointCount(s.world) == 1);
+    ENSURE_NEAR(s.timestep, 1.0 / 240.0, 1e-15);
+    ENSURE_NEAR(s.duration, 2, 0);
+    ENSURE(s.stabilization == fc_stabilizeProjection);
+    fcBodyId bob = body(&s, "bob");
+    ENSURE_NEAR(fcBody_GetMass(bob), 1, 0);
+    ENSURE_NEAR(fcBody_GetInertia(bob).x, 4e-5, 1e-20);
+    ENSURE_NEAR(fcBody_GetPosition(bob).x, 1, 0);
+    ENSURE_NEAR(fcWorld_GetGravity(s.world).z, -9.81, 0);
+    fcJointId pivot = joint(&s, "pivot");
+    ENSURE(fcJoint_GetType(pivot) == fc_ballJoint);
+    ENSURE(FC_IS_NULL(fcJoint_GetBodyA(pivot)));
+    ENSURE_NEAR(fcVec3_Length(fcJoint_GetAnchorA(pivot)), 0, 1e-15);
+    ENSURE(s.expectationCount == 1 && s.expectations[0].joint == 0);
+    ENSURE_NEAR(s.expectations[0].peakForce, 29.43, 1e-12);
+    // one step: the tension builds up from 0 at the horizontal, pointing at the pivot (-x on the bob)
+    ENSURE(fcWorld_Step(s.world));
+    fcJointReaction r = fcJoint_GetReaction(pivot);
+    ENSURE(r.force.x < 0);
+    fcScene_Free(&s);
+    ENSURE(isEmpty(&s));
+    return 0;
+}
+
+static int test_stiff_spring(void)
+{
+    fcScene s;
+    ENSURE(loadShipped("stiff_spring.json", &s));
+    ENSURE(s.bodyCount == 2 && s.jointCount == 2 && s.springCount == 1);
+    ENSURE(strcmp(s.jointNames[0], "soft_link") == 0 && strcmp(s.jointNames[1], "stiff_link") == 0);
+    ENSURE(strcmp(fcScene_JointTypeName(&s, 0), "distance") == 0);
+    ENSURE(strcmp(fcScene_JointTypeName(&s, 1), "spring") == 0);
+    ENSURE(fcJoint_GetType(s.joints[0]) == fc_distanceJoint);
+    ENSURE_NEAR(fcJoint_GetAnchorB(s.joints[1]).y, 0.5, 0);
+    ENSURE_NEAR(s.initialSpringEnergy, 0, 0);  // both start at their natural length
+    fcScene_Free(&s);
+    return 0;
+}
+
+static int test_atwood(void)
+{
+    fcScene s;
+    ENSURE(loadShipped("atwood.json", &s));
+    ENSURE(s.bodyCount == 2 && s.jointCount == 3);
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "m1")), 5, 0);
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "m2")), 3, 0);
+    ENSURE(fcJoint_GetType(joint(&s, "string")) == fc_couplingJoint);
+    // the string's tension 2 m1 m2 g / (m1 + m2), and m1 going down at 2.4525 m/s^2
+    for (int i = 0; i < 6; ++i) ENSURE(fcWorld_Step(s.world));
+    ENSURE_NEAR(fcVec3_Length(fcJoint_GetReaction(joint(&s, "string")).force), 36.7875, 36.7875e-6);
+    ENSURE_NEAR(fcBody_GetLinearVelocity(body(&s, "m1")).z, -2.4525 * 6 * s.timestep, 1e-9);
+    fcScene_Free(&s);
+    return 0;
+}
+
+static int test_rolling(void)
+{
+    const char* files[2] = {"rolling_hoop.json", "rolling_disk.json"};
+    const char* names[2] = {"hoop", "disk"};
+    const double inertiaY[2] = {0.5, 0.25};  // m R^2 and m R^2 / 2 (the disk's from its cylinder shape)
+    const double friction[2] = {4.905, 3.27};
+    for (int k = 0; k < 2; ++k) {
+        fcScene s;
+        ENSURE(loadShipped(files[k], &s));
+        ENSURE(s.bodyCount == 1 && s.jointCount == 3);
+        fcBodyId wheel = body(&s, names[k]);
+        ENSURE_NEAR(fcBody_GetMass(wheel), 2, 0);
+        ENSURE_NEAR(fcBody_GetInertia(wheel).y, inertiaY[k], 1e-12);
+        fcJointId rolling = joint(&s, "rolling");
+        ENSURE(fcJoint_GetType(rolling) == fc_userConstraint && fcJoint_GetRowCount(rolling) == 1);
+        ENSURE(fcJoint_GetType(joint(&s, "plane")) == fc_planarJoint);
+        for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(s.world));
+        // the rolling row's multiplier is the static friction; the contact row's the normal force m g cos 30
+        ENSURE_NEAR(fcVec3_Length(fcJoint_GetReaction(rolling).force), friction[k], friction[k] * 1e-6);
+        ENSURE_NEAR(fcVec3_Length(fcJoint_GetReaction(joint(&s, "contact")).force), 2 * 9.81 * 0.8660254037844387,
+                    1e-6);
+        fcScene_Free(&s);
+    }
+    return 0;
+}
+
+static int test_other_scenes(void)
+{
+    fcScene s;
+    ENSURE(loadShipped("bead_hoop.json", &s));
+    ENSURE(s.bodyCount == 1 && s.jointCount == 2);
+    ENSURE_NEAR(fcBody_GetLinearVelocity(body(&s, "bead")).x, 4, 0);
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "bead")), 1, 0);
+    ENSURE(fcJoint_GetType(joint(&s, "hoop")) == fc_distanceJoint);
+    fcScene_Free(&s);
+
+    ENSURE(loadShipped("knife_edge.json", &s));
+    ENSURE(s.bodyCount == 1 && s.jointCount == 2);
+    ENSURE(fcJoint_GetType(joint(&s, "edge")) == fc_bladeJoint);
+    ENSURE_NEAR(fcBody_GetAngularVelocity(body(&s, "blade")).z, 0.5, 0);
+    fcScene_Free(&s);
+
+    ENSURE(loadShipped("double_pendulum.json", &s));
+    ENSURE(s.bodyCount == 2 && s.jointCount == 2);
+    // a 1 m rod of 1 kg: m (L^2 + w^2) / 12 about y
+    ENSURE_NEAR(fcBody_GetInertia(body(&s, "upper")).y, (1.0 + 0.04 * 0.04) / 12, 1e-12);
+    ENSURE_NEAR(fcJoint_GetAnchorA(joint(&s, "elbow")).x, 1, 1e-12);
+    fcScene_Free(&s);
+
+    ENSURE(loadShipped("four_bar.json", &s));
+    ENSURE(s.bodyCount == 3 && s.jointCount == 4);
+    // the rocker's local +x end sits at C = (1.5, 0, 1), where hinge C is
+    fcVec3 c = fcBody_GetWorldPoint(body(&s, "rocker"), fcV3(0.5590169943749475, 0, 0));
+    ENSURE_NEAR(c.x, 1.5, 1e-12);
+    ENSURE_NEAR(c.z, 1, 1e-12);
+    fcVec3 b = fcBody_GetWorldPoint(body(&s, "crank"), fcV3(0.5, 0, 0));
+    ENSURE_NEAR(b.x, 0, 1e-12);
+    ENSURE_NEAR(b.z, 1, 1e-12);
+    fcScene_Free(&s);
+
+    ENSURE(loadShipped("cantilever.json", &s));
+    ENSURE(s.bodyCount == 1 && s.jointCount == 1);
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "beam")), 10, 0);
+    ENSURE(fcJoint_GetType(joint(&s, "weld")) == fc_fixedJoint);
+    ENSURE(s.expectations[0].hasPeakForce && s.expectations[0].hasPeakMoment);
+    ENSURE_NEAR(s.expectations[0].peakMoment, 49.05, 1e-12);
+    fcScene_Free(&s);
+    return 0;
+}
+
+static int test_chains(void)
+{
+    for (int heavy = 0; heavy < 2; ++heavy) {
+        fcScene s;
+        ENSURE(loadShipped(heavy ? "heavy_chain.json" : "chain.json", &s));
+        ENSURE(s.bodyCount == 50 && s.jointCount == 50);
+        ENSURE_NEAR(s.timestep, 1.0 / 60.0, 1e-15);
+        ENSURE_NEAR(s.duration, 10, 0);
+        // S1: solid-box inertia Ixx = 6.667e-5, Iyy = Izz = 8.667e-4; S2: the last link 1000 times heavier
+        double scale = heavy ? 1000 : 1;
+        fcBodyId last = body(&s, "link49");
+        ENSURE_NEAR(fcBody_GetMass(last), scale, 0);
+        ENSURE_NEAR(fcBody_GetInertia(last).x, scale * 0.0008 / 12, scale * 1e-15);
+        ENSURE_NEAR(fcBody_GetInertia(last).y, scale * 0.0104 / 12, scale * 1e-15);
+        ENSURE_NEAR(fcBody_GetMass(body(&s, "link48")), 1, 0);
+        ENSURE_NEAR(fcBody_GetPosition(last).x, 4.95, 1e-12);
+        // joint i joins link i-1's right end to link i's left end, at x = 0.1 i
+        fcJointId j10 = joint(&s, "j10");
+        ENSURE(FC_ID_EQUALS(fcJoint_GetBodyA(j10), body(&s, "link09")));
+        ENSURE(FC_ID_EQUALS(fcJoint_GetBodyB(j10), body(&s, "link10")));
+        ENSURE_NEAR(fcJoint_GetAnchorA(j10).x, 1.0, 1e-12);
+        ENSURE(FC_IS_NULL(fcJoint_GetBodyA(joint(&s, "j00"))));
+        fcScene_Free(&s);
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Values, defaults and mass properties from strings
+// ---------------------------------------------------------------------------------------------------------------------
+
+static int test_defaults(void)
+{
+    fcScene s;
+    const char* json = "{\"bodies\": [{\"name\": \"b\", \"position\": [0, 0, 2], \"mass\": 2, \"inertia\": [1, 2, 3],"
+                       "\"orientation\": [0.70710678, 0, 0, 0.70710678]}],"
+                       " \"joints\": [{\"name\": \"rope\", \"type\": \"distance\", \"body_b\": \"b\"}]}";
+    ENSURE(fcScene_LoadString(json, "defaults.json", &s, s_err, sizeof s_err));
+    ENSURE(strcmp(s.name, "defaults") == 0);  // the file name without extension
+    ENSURE(strcmp(s.description, "") == 0);
+    ENSURE_NEAR(s.timestep, 1.0 / 60.0, 1e-15);
+    ENSURE_NEAR(s.duration, 5, 0);
+    ENSURE(s.stabilization == fc_stabilizeProjection);
+    ENSURE(fcWorld_GetStabilization(s.world) == fc_stabilizeProjection);
+    ENSURE_NEAR(fcWorld_GetGravity(s.world).z, -9.81, 0);
+    fcBodyId b = s.bodies[0];
+    ENSURE(fcBody_GetType(b) == fc_dynamicBody);
+    ENSURE_NEAR(fcBody_GetInertia(b).z, 3, 0);
+    // the orientation is normalized (given to 8 digits)
+    fcQuat q = fcBody_GetOrientation(b);
+    ENSURE_NEAR(fcQuat_Length(q), 1, 1e-15);
+    // a distance joint defaults to body_a = world at the origin, anchor_b = body_b's centre, length = 2
+    fcJointId rope = s.joints[0];
+    ENSURE(FC_IS_NULL(fcJoint_GetBodyA(rope)));
+    ENSURE_NEAR(fcJoint_GetAnchorB(rope).z, 2, 1e-15);
+    ENSURE(fcWorld_Step(s.world));
+    ENSURE_LE(fcJoint_GetReaction(rope).violation, 1e-9);
+    fcScene_Free(&s);
+
+    json = "{\"gravity\": [0, -1, 0], \"timestep\": 0.01, \"duration\": 3, \"stabilization\": \"baumgarte\","
+           " \"baumgarte\": 0.5, \"projection_tolerance\": 1e-8, \"projection_max_iterations\": 5, \"bodies\": []}";
+    ENSURE(fcScene_LoadString(json, "settings.json", &s, s_err, sizeof s_err));
+    ENSURE(fcWorld_GetStabilization(s.world) == fc_stabilizeBaumgarte);
+    ENSURE_NEAR(fcWorld_GetTimestep(s.world), 0.01, 0);
+    ENSURE_NEAR(fcWorld_GetGravity(s.world).y, -1, 0);
+    ENSURE_NEAR(s.duration, 3, 0);
+    ENSURE(s.bodyCount == 0 && s.jointCount == 0);
+    fcScene_Free(&s);
+    return 0;
+}
+
+static int test_mass_properties(void)
+{
+    fcScene s;
+    // mass omitted: from the shapes (a solid sphere of radius 0.1 at 1000 kg/m^3)
+    const char* json = "{\"bodies\": [{\"name\": \"ball\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.1}]},"
+                       "{\"name\": \"brick\", \"mass\": 6, \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 1, 1.5],"
+                       " \"density\": 7}]},"
+                       "{\"name\": \"rod\", \"mass\": 3, \"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 0.1, 0.1],"
+                       " \"orientation\": [0.7071067811865476, 0, 0, 0.7071067811865476]}]},"
+                       "{\"name\": \"tensor\", \"mass\": 1, \"inertia_tensor\": [2, 0.5, 0, 0.5, 2, 0, 0, 0, 3]},"
+                       "{\"name\": \"floor\", \"type\": \"static\"}]}";
+    ENSURE(fcScene_LoadString(json, "mass.json", &s, s_err, sizeof s_err));
+    const double pi = 3.14159265358979323846;
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "ball")), 1000 * 4 * pi * 0.001 / 3, 1e-9);
+    ENSURE_NEAR(fcBody_GetInertia(body(&s, "ball")).x, 0.4 * (1000 * 4 * pi * 0.001 / 3) * 0.01, 1e-12);
+    // mass given, inertia from the shapes scaled to it (the density does not matter): m (b^2 + c^2) / 12
+    fcBodyId brick = body(&s, "brick");
+    ENSURE_NEAR(fcBody_GetMass(brick), 6, 0);
+    ENSURE_NEAR(fcBody_GetInertia(brick).x, 6 * (4.0 + 9.0) / 12, 1e-12);
+    ENSURE_NEAR(fcBody_GetInertia(brick).z, 6 * (1.0 + 4.0) / 12, 1e-12);
+    // a shape turned 90 deg about z: its long axis (2 m) is the body's y
+    fcBodyId rod = body(&s, "rod");
+    ENSURE_NEAR(fcBody_GetInertia(rod).x, 3 * (4.0 + 0.04) / 12, 1e-12);
+    ENSURE_NEAR(fcBody_GetInertia(rod).y, 3 * (0.04 + 0.04) / 12, 1e-12);
+    ENSURE_NEAR(fcBody_GetInertia(rod).z, 3 * (4.0 + 0.04) / 12, 1e-12);
+    // a full tensor, row-major
+    fcMat33 t = fcBody_GetInertiaTensor(body(&s, "tensor"));
+    ENSURE_NEAR(t.cy.x, 0.5, 0);
+    ENSURE_NEAR(t.cz.z, 3, 0);
+    ENSURE(fcBody_GetType(body(&s, "floor")) == fc_staticBody);
+    fcScene_Free(&s);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Bad input
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct fcBadCase {
+    const char* file;   // in tests/scenes_bad/
+    const char* place;  // must appear in the message
+    const char* fault;  // must appear in the message
+} fcBadCase;
+
+static const fcBadCase fc_badFiles[] = {
+    {"unknown_key.json", "bodies[0] (\"bob\").masss", "unknown key"},
+    {"negative_mass.json", "bodies[2] (\"bob\").mass", "must be > 0"},
+    {"zero_axis.json", "joints[0] (\"hinge1\").axis", "zero vector"},
+    {"missing_body.json", "joints[0] (\"pin\").body_b", "no body named \"nobody\""},
+    {"duplicate_body.json", "bodies[1] (\"bob\").name", "duplicate"},
+    {"duplicate_joint_name.json", "springs[0] (\"link\").name", "duplicate"},
+    {"wrong_type.json", "bodies[0] (\"bob\").position", "got a string"},
+    {"wrong_length.json", "bodies[0] (\"bob\").position", "array of 3 numbers, got 2"},
+    {"infinite.json", "bodies[0] (\"bob\").mass", "finite"},
+    {"negative_stiffness.json", "joints[0] (\"rope\").stiffness", "must be >= 0, got -5"},
+    {"bad_timestep.json", "timestep", "must be > 0"},
+    {"no_inertia.json", "bodies[0] (\"bob\").inertia", "missing"},
+    {"coupling_ball.json", "joints[2] (\"gear\").joint_a", "hinge or slider"},
+    {"too_many_rows.json", "joints[0] (\"roll\").rows", "1 to 6 rows"},
+    {"not_for_type.json", "joints[0] (\"pivot\").axis", "not used by a ball joint"},
+    {"duplicate_key.json", "bodies[0] (\"bob\").mass", "twice"},
+    {"invalid_json.json", "line 4, column", "invalid JSON"},
+    {"truncated.json", "line 5, column", "truncated"},
+    {"not_an_object.json", "not_an_object.json: ", "expected an object"},
+    {"bad_shape.json", "bodies[0] (\"ball\").shapes[1].type", "cone"},
+};
+
+// Check one refused load: false result, an empty scene, one line naming file, place and fault.
+static int checkRefused(bool ok, const fcScene* s, const char* file, const char* place, const char* fault)
+{
+    if (ok || !isEmpty(s) || strstr(s_err, file) == NULL || strstr(s_err, place) == NULL ||
+        strstr(s_err, fault) == NULL || strchr(s_err, '\n') != NULL) {
+        fprintf(stderr, "  %s: expected \"%s\" and \"%s\" in the message; got ok = %d, \"%s\"\n", file, place, fault,
+                ok, s_err);
+        return 1;
+    }
+    return 0;
+}
+
+static int test_bad_files(void)
+{
+    int failures = 0;
+    for (size_t k = 0; k < sizeof fc_badFiles / sizeof fc_badFiles[0]; ++k) {
+        const fcBadCase* c = fc_badFiles + k;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", FC_BAD_SCENE_DIR, c->file);
+        fcScene s;
+        s_err[0] = '\0';
+        bool ok = fcScene_Load(path, &s, s_err, sizeof s_err);
+        failures += checkRefused(ok, &s, path, c->place, c->fault);
+        if (ok) fcScene_Free(&s);
+    }
+    ENSURE(failures == 0);
+    return 0;
+}
+
+static const fcBadCase fc_badStrings[] = {
+    {"{\"bodies\": [{\"mass\": 1}]}", "bodies[0].name", "missing"},
+    {"{\"bodies\": [{\"name\": \"a b\", \"mass\": 1, \"inertia\": [1, 1, 1]}]}", "bodies[0] (\"a b\").name", "letters"},
+    {"{\"bodies\": [{\"name\": \"world\", \"mass\": 1, \"inertia\": [1, 1, 1]}]}", ".name", "reserved"},
+    {"{\"bodies\": [{\"name\": \"b\", \"type\": \"floating\"}]}", "bodies[0] (\"b\").type", "floating"},
+    {"{\"bodies\": [{\"name\": \"b\"}]}", "bodies[0] (\"b\").mass", "missing"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 0, 1]}]}", "bodies[0] (\"b\").inertia[1]", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia_tensor\": [1, 2, 0, 0, 1, 0, 0, 0, 1]}]}", ".inertia_tensor",
+     "symmetric"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia_tensor\": [1, 2, 0, 2, 1, 0, 0, 0, 1]}]}", ".inertia_tensor",
+     "positive definite"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1], \"inertia_tensor\": [1, 0, 0, 0, 1, 0, 0, 0, 1]}]}",
+     ".inertia_tensor", "not both"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1], \"orientation\": [1, 1, 0, 0]}]}",
+     "bodies[0] (\"b\").orientation", "unit quaternion"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1], \"velocity\": [1, \"2\", 3]}]}",
+     "bodies[0] (\"b\").velocity[1]", "expected a number"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1], \"linear_damping\": -1}]}", ".linear_damping",
+     "must be >= 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 0}]}]}", "shapes[0].radius",
+     "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"box\", \"radius\": 1}]}]}", "shapes[0].radius",
+     "not used by a box"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 1, -1]}]}]}",
+     "shapes[0].half_extents[2]", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"cylinder\", \"radius\": 1}]}]}", "shapes[0].half_height",
+     "missing"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"density\": 0}]}]}",
+     "shapes[0].density", "must be > 0"},
+    {"{\"timestep\": -0.01}", "timestep", "must be > 0"},
+    {"{\"timestep\": \"fast\"}", "timestep", "expected a number, got a string"},
+    {"{\"duration\": 0}", "duration", "must be > 0"},
+    {"{\"stabilization\": \"magic\"}", "stabilization", "magic"},
+    {"{\"baumgarte\": 2}", "baumgarte", "<= 1"},
+    {"{\"projection_max_iterations\": 2.5}", "projection_max_iterations", "whole number"},
+    {"{\"gravity\": [0, 0, -1e999]}", "gravity[2]", "finite"},
+    {"{\"gravity\": [0, 0, -9.81, 1]}", "gravity", "array of 3 numbers"},
+    {"{\"bodies\": {}}", "bodies", "expected an array"},
+    {"{\"wind\": 3}", "wind", "unknown key"},
+    {"{\"name\": 3}", "name", "expected a string"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"j\").type", "unknown joint type"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"ball\"}]}",
+     "joints[0] (\"j\").body_b", "missing"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"ball\", \"body_a\": \"b\", \"body_b\": \"world\"}]}",
+     "joints[0] (\"j\").body_b", "not the world"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"ball\", \"body_a\": \"b\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"j\").body_b", "same body"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"j\").axis", "missing"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"universal\", \"body_b\": \"b\", \"axis\": [1, 0, 0], \"axis_b\": [1, 1, 0]}]}",
+     "joints[0] (\"j\").axis_b", "perpendicular"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"blade\", \"body_b\": \"b\", \"normal\": [0, 0, 1], \"axis\": [0, 0, 1]}]}",
+     "joints[0] (\"j\").axis", "perpendicular"},
+    {"{\"bodies\": [{\"name\": \"b\", \"position\": [1, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"distance\", \"body_b\": \"b\", \"length\": 0}]}",
+     "joints[0] (\"j\").length", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"distance\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"j\").anchor_b", "initial distance is 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"s\", \"type\": \"slider\", \"body_b\": \"b\", \"axis\": [0, 0, 1]},"
+     " {\"name\": \"c\", \"type\": \"coupling\", \"joint_a\": \"s\", \"joint_b\": \"later\"},"
+     " {\"name\": \"later\", \"type\": \"slider\", \"body_b\": \"b\", \"axis\": [0, 1, 0]}]}",
+     "joints[1] (\"c\").joint_b", "no earlier joint named \"later\""},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"c\", \"type\": \"coupling\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"c\").body_b", "not used by a coupling"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"linear\", \"body_b\": \"b\", \"rows\": [{\"jacobian_b\": [1, 0, 0]}]}]}",
+     "joints[0] (\"r\").rows[0].jacobian_b", "array of 6 numbers, got 3"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"linear\", \"body_b\": \"b\", \"rows\": [{\"rate\": 1}]}]}",
+     "joints[0] (\"r\").rows[0]", "all zeros"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"linear\", \"body_b\": \"b\", \"rows\": []}]}",
+     "joints[0] (\"r\").rows", "1 to 6 rows"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"linear\", \"body_b\": \"b\", \"rows\": [{\"jacobian_b\": [1, 0, 0, 0, 0, 0],"
+     " \"holonomic\": true}]}]}",
+     "joints[0] (\"r\").rows[0].holonomic", "unknown key"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"springs\": [{\"name\": \"s\", \"body_b\": \"b\", \"anchor_a\": [0, 0, 1]}]}",
+     "springs[0] (\"s\").stiffness", "missing"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"springs\": [{\"name\": \"s\", \"body_b\": \"b\", \"anchor_a\": [0, 0, 1], \"stiffness\": 0}]}",
+     "springs[0] (\"s\").stiffness", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"springs\": [{\"name\": \"s\", \"body_b\": \"b\", \"stiffness\": 10, \"rest_length\": -1}]}",
+     "springs[0] (\"s\").rest_length", "must be >= 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"expected\": [{\"joint\": \"nothing\", \"peak_force\": 1}]}",
+     "expected[0].joint", "no joint or spring named"},
+    {"", "line 1, column 1", "truncated"},
+    {"{\"name\": \"x\"} trailing", "line 1, column", "invalid JSON"},
+    {"{\n  \"name\": \"x\",\n  \"bodies\": [\n", "line 4", "truncated"},
+};
+
+static int test_bad_strings(void)
+{
+    int failures = 0;
+    for (size_t k = 0; k < sizeof fc_badStrings / sizeof fc_badStrings[0]; ++k) {
+        const fcBadCase* c = fc_badStrings + k;
+        fcScene s;
+        s_err[0] = '\0';
+        bool ok = fcScene_LoadString(c->file, "bad.json", &s, s_err, sizeof s_err);
+        if (checkRefused(ok, &s, "bad.json: ", c->place, c->fault)) {
+            fprintf(stderr, "    (case %zu: %s)\n", k, c->file);
+            ++failures;
+        }
+        if (ok) fcScene_Free(&s);
+    }
+    ENSURE(failures == 0);
+    return 0;
+}
+
+static int test_missing_file(void)
+{
+    fcScene s;
+    const char* path = FC_BAD_SCENE_DIR "/no_such_scene.json";
+    ENSURE(!fcScene_Load(path, &s, s_err, sizeof s_err));
+    ENSURE(isEmpty(&s));
+    ENSURE(strstr(s_err, path) != NULL);
+    ENSURE(strstr(s_err, "cannot open") != NULL);
+    // a NULL message buffer is allowed
+    ENSURE(!fcScene_Load(path, &s, NULL, 0));
+    ENSURE(isEmpty(&s));
+    return 0;
+}
+
+// A shipped scene cut in half: refused with a line number, whatever the cut.
+static int test_truncated_shipped(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/pendulum.json", FC_SCENE_DIR);
+    FILE* f = fopen(path, "rb");
+    ENSURE(f != NULL);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    ENSURE(n > 100);
+    for (size_t cut = 1; cut < n - 2; cut += 37) {
+        char saved = text[cut];
+        text[cut] = '\0';
+        fcScene s;
+        bool ok = fcScene_LoadString(text, "cut.json", &s, s_err, sizeof s_err);
+        text[cut] = saved;
+        if (ok || !isEmpty(&s) || strstr(s_err, "cut.json: line ") == NULL) {
+            fprintf(stderr, "  cut at %zu: ok = %d, \"%s\"\n", cut, ok, s_err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// A failure after bodies and joints were made destroys the world and leaves nothing behind.
+static int test_failure_cleans_up(void)
+{
+    fcScene s;
+    const char* json = "{\"bodies\": [{\"name\": \"a\", \"mass\": 1, \"inertia\": [1, 1, 1]},"
+                       " {\"name\": \"b\", \"position\": [1, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+                       " \"joints\": [{\"name\": \"j\", \"type\": \"ball\", \"body_b\": \"a\"},"
+                       " {\"name\": \"r\", \"type\": \"linear\", \"body_b\": \"b\", \"rows\": [{\"jacobian_b\": [1, 0, 0, 0, 0, 0]}]}],"
+                       " \"springs\": [{\"name\": \"s\", \"body_a\": \"a\", \"body_b\": \"b\", \"stiffness\": -1}]}";
+    ENSURE(!fcScene_LoadString(json, "late.json", &s, s_err, sizeof s_err));
+    ENSURE(isEmpty(&s));
+    ENSURE(strstr(s_err, "springs[0] (\"s\").stiffness: must be > 0, got -1") != NULL);
+    fcScene_Free(&s);  // harmless on an empty scene
+    ENSURE(isEmpty(&s));
+    return 0;
+}
+
+// Load time grows linearly: 4x the bodies and joints take well under 16x the time.
+static double loadChainMs(int links)
+{
+    size_t cap = (size_t)links * 200 + 100;
+    char* json = malloc(cap);
+    size_t n = (size_t)snprintf(json, cap, "{\"bodies\": [");
+    for (int i = 0; i < links; ++i)
+        n += (size_t)snprintf(json + n, cap - n, "%s{\"name\": \"b%d\", \"position\": [%d, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1]}",
+                              i ? "," : "", i, i + 1);
+    n += (size_t)snprintf(json + n, cap - n, "], \"joints\": [");
+    for (int i = 0; i < links; ++i) {
+        char bodyA[32] = "world";
+        if (i > 0) snprintf(bodyA, sizeof bodyA, "b%d", i - 1);
+        n += (size_t)snprintf(json + n, cap - n,
+                              "%s{\"name\": \"j%d\", \"type\": \"ball\", \"body_a\": \"%s\", \"body_b\": \"b%d\", "
+                              "\"anchor\": [%d.5, 0, 0]}",
+                              i ? "," : "", i, bodyA, i, i);
+    }
+    snprintf(json + n, cap - n, "]}");
+    struct timespec t0, t1;
+    timespec_get(&t0, TIME_UTC);
+    fcScene s;
+    bool ok = fcScene_LoadString(json, "big.json", &s, s_err, sizeof s_err);
+    timespec_get(&t1, TIME_UTC);
+    free(json);
+    if (!ok) {
+        fprintf(stderr, "  %s\n", s_err);
+        return -1;
+    }
+    bool counts = s.bodyCount == links && s.jointCount == links;
+    fcScene_Free(&s);
+    if (!counts) return -1;
+    return (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+}
+
+static int test_linear_load_time(void)
+{
+    double small = 1e30, large = 1e30;
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        double a = loadChainMs(5000), b = loadChainMs(20000);
+        ENSURE(a >= 0 && b >= 0);
+        small = fmin(small, a);
+        large = fmin(large, b);
+    }
+    printf("  load 5000 links %.1f ms, 20000 links %.1f ms (ratio %.1f; quadratic would be 16)\n", small, large,
+           large / fmax(small, 1e-3));
+    // below ~20 ms the clock is too coarse to judge
+    if (large > 20) ENSURE_LE(large, 10 * small);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    TEST_MAIN_BEGIN(argc, argv);
+    RUN_TEST(test_pendulum);
+    RUN_TEST(test_stiff_spring);
+    RUN_TEST(test_atwood);
+    RUN_TEST(test_rolling);
+    RUN_TEST(test_other_scenes);
+    RUN_TEST(test_chains);
+    RUN_TEST(test_defaults);
+    RUN_TEST(test_mass_properties);
+    RUN_TEST(test_bad_files);
+    RUN_TEST(test_bad_strings);
+    RUN_TEST(test_missing_file);
+    RUN_TEST(test_truncated_shipped);
+    RUN_TEST(test_failure_cleans_up);
+    RUN_TEST(test_linear_load_time);
+    TEST_MAIN_END();
+}
