@@ -156,25 +156,6 @@ static double fcWallMs(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-// Kinetic + gravity (-m g . x) energy of the dynamic bodies plus the springs' initial energy: the engine's
-// definition of fcWorldStats.energy, evaluated at the current state.
-static double fcInitialEnergy(const fcScene* scene)
-{
-    fcVec3 g = fcWorld_GetGravity(scene->world);
-    double e = scene->initialSpringEnergy;
-    for (int i = 0; i < scene->bodyCount; ++i) {
-        fcBodyId b = scene->bodies[i];
-        if (fcBody_GetType(b) != fc_dynamicBody) continue;
-        double m = fcBody_GetMass(b);
-        fcVec3 v = fcBody_GetLinearVelocity(b);
-        fcVec3 w = fcQuat_InvRotate(fcBody_GetOrientation(b), fcBody_GetAngularVelocity(b));
-        fcMat33 inertia = fcBody_GetInertiaTensor(b);
-        e += 0.5 * m * fcVec3_Dot(v, v) + 0.5 * fcVec3_Dot(w, fcMat33_MulV(inertia, w));
-        e -= m * fcVec3_Dot(g, fcBody_GetPosition(b));
-    }
-    return e;
-}
-
 static void fcWriteCsvHeader(FILE* f, const fcScene* scene)
 {
     static const char* const bodyColumns[13] = {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"};
@@ -318,9 +299,9 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
         abort();
     }
 
-    // the energy before the first step (the engine's stats only exist after one)
+    // the energy before the first step
     fcWorldStats stats = fcWorld_GetStats(scene.world);
-    double e0 = fcInitialEnergy(&scene);
+    double e0 = stats.energy;
     double maxEnergyError = 0, maxViolation = 0, maxViolationTime = 0, wallMs = 0;
     int maxIterations = 0, nonConverged = 0, maxRows = 0, maxRedundant = 0;
     int code = fc_exitOk;

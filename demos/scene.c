@@ -894,10 +894,6 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
             bool hasLength = false;
             if (!fcGetPositive(L, &o, "length", &length, false, &hasLength)) return false;
             def.length = hasLength ? (fcReal)length : (fcReal)-1;
-            if (hasLength) {
-                double stretch = fcVec3_Distance(def.anchorA, def.anchorB) - length;
-                scene->initialSpringEnergy += 0.5 * stiffness * stretch * stretch;
-            }
             if (!hasLength && !(fcVec3_Distance(def.anchorA, def.anchorB) > 0))
                 return fcFail(L, o.where, "anchor_b", "coincides with anchor_a: the initial distance is 0 (give a length "
                                                       "> 0 or move the anchors apart)");
@@ -961,10 +957,6 @@ static bool fcParseSpring(fcLoader* L, const cJSON* json, int springIndex, int i
     if (!fcGetPositive(L, &o, "damping", &damping, true, NULL)) return false;
     def.stiffness = (fcReal)stiffness;
     def.restLength = has ? (fcReal)rest : (fcReal)-1;
-    if (has) {
-        double stretch = fcVec3_Distance(def.anchorA, def.anchorB) - rest;
-        scene->initialSpringEnergy += 0.5 * stiffness * stretch * stretch;
-    }
     def.damping = (fcReal)damping;
     fcClearError();
     scene->joints[index] = fcCreateSpring(scene->world, &def);

@@ -37,10 +37,6 @@ typedef struct fcScene {
     fcJointType* jointTypes;       ///< the engine type (a "linear" joint is fc_userConstraint)
     int springCount;               ///< the last springCount entries of joints are springs
 
-    /// J: the potential energy of the soft distance joints and springs at the initial pose (1/2 k (d - L)^2;
-    /// 0 unless a length other than the initial distance is given). fcWorld_GetStats has no energy before the
-    /// first step, so the runner adds this to the kinetic and gravity energy it computes for t = 0.
-    double initialSpringEnergy;
 
     int expectationCount;
     fcSceneExpectation* expectations;

@@ -208,11 +208,36 @@ static int test_mass_from_shapes(void)
     return 0;
 }
 
+// The energy is reported before the first step too: kinetic + gravity + springs of the initial state.
+static int test_initial_energy(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, 2);
+    bd.linearVelocity = fcV3(3, 0, 0);
+    bd.mass = 2;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcSpringDef sd = fcDefaultSpringDef();
+    sd.bodyB = b;
+    sd.anchorA = fcV3(0, 0, 2.5);
+    sd.anchorB = fcV3(0, 0, 2);
+    sd.stiffness = 100;
+    sd.restLength = 0.4;
+    ENSURE(FC_IS_NON_NULL(fcCreateSpring(w, &sd)));
+    // 1/2 m v^2 + m g z + 1/2 k (0.5 - 0.4)^2
+    ENSURE_NEAR(fcWorld_GetStats(w).energy, 0.5 * 2 * 9 + 2 * 9.81 * 2 + 0.5 * 100 * 0.01, 1e-12);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_bad_input_changes_nothing);
     RUN_TEST(test_nonfinite_user_row);
     RUN_TEST(test_mass_from_shapes);
+    RUN_TEST(test_initial_energy);
     TEST_MAIN_END();
 }

@@ -17,6 +17,41 @@ bool fcDiagnostics_ValidateBodies(const fcWorld* world)
     return true;
 }
 
+void fcDiagnostics_Energy(const fcWorld* world, fcReal* kinetic, fcReal* gravity)
+{
+    fcReal k = 0, p = 0;
+    fcVec3 g = world->def.gravity;
+    for (int i = 0; i < world->bodyHigh; ++i) {
+        const fcBody* b = world->bodies + i;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        fcVec3 v = b->linearVelocity;
+        fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
+        k += 0.5 * b->mass * fcVec3_Dot(v, v) + 0.5 * fcVec3_Dot(wBody, fcMat33_MulV(b->inertiaLocal, wBody));
+        p -= b->mass * fcVec3_Dot(g, b->position);
+    }
+    *kinetic = k;
+    *gravity = p;
+}
+
+fcReal fcDiagnostics_SpringEnergy(const fcWorld* world)
+{
+    fcReal e = 0;
+    fcUserConstraintRow rows[FC_MAX_JOINT_ROWS];
+    for (int j = 0; j < world->jointHigh; ++j) {
+        const fcJoint* joint = world->joints + j;
+        if (!joint->inUse || joint->stiffness <= 0) continue;
+        bool moves = (joint->bodyA >= 0 && world->bodies[joint->bodyA].type == fc_dynamicBody) ||
+                     world->bodies[joint->bodyB].type == fc_dynamicBody;
+        if (!moves) continue;  // not in the system, as in fcDiagnostics_EndStep
+        fcJointPose pose;
+        fcJoint_ComputePose(world, joint, world->time, &pose);
+        fcJoint_GetTypeTable(joint->type)->fill(world, joint, &pose, rows);
+        bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
+        for (int k = 0; holonomic && k < joint->rowCount; ++k) e += 0.5 * joint->stiffness * rows[k].error * rows[k].error;
+    }
+    return e;
+}
+
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
 {
     fcRowStore* r = &world->rows;
@@ -38,18 +73,15 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
     }
     st->maxViolation = worst;
 
-    fcReal kinetic = 0, potential = springEnergy, power = 0;
-    fcVec3 g = world->def.gravity;
+    fcReal kinetic, potential, power = 0;
+    fcDiagnostics_Energy(world, &kinetic, &potential);
+    potential += springEnergy;
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody) continue;
-        fcVec3 v = b->linearVelocity, w = b->angularVelocity;
-        fcVec3 wBody = fcQuat_InvRotate(b->orientation, w);
-        kinetic += 0.5 * b->mass * fcVec3_Dot(v, v) + 0.5 * fcVec3_Dot(wBody, fcMat33_MulV(b->inertiaLocal, wBody));
-        potential -= b->mass * fcVec3_Dot(g, b->position);
         // work of the step's constraint impulse at the mean velocity of the step
-        fcVec3 vm = fcVec3_Scale(0.5, fcVec3_Add(v, b->stepStartVelocity));
-        fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(w, b->stepStartAngularVelocity));
+        fcVec3 vm = fcVec3_Scale(0.5, fcVec3_Add(b->linearVelocity, b->stepStartVelocity));
+        fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(b->angularVelocity, b->stepStartAngularVelocity));
         power += (fcVec3_Dot(b->constraintImpulse, vm) + fcVec3_Dot(b->constraintAngularImpulse, wm)) / h;
     }
     st->kineticEnergy = kinetic;

@@ -33,5 +33,8 @@ void fcSolve_Velocities(fcWorld* world);
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);
 bool fcDiagnostics_ValidateBodies(const fcWorld* world);
+// kinetic and gravitational energy of the dynamic bodies; the potential of the springs and soft joints
+void fcDiagnostics_Energy(const fcWorld* world, fcReal* kinetic, fcReal* gravity);
+fcReal fcDiagnostics_SpringEnergy(const fcWorld* world);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fcWorld: owns everything; creation and destruction, settings, id lookup (stale ids refused), stats.
-#include "joint.h"
+#include "solver.h"
 
 #include <string.h>
 
@@ -279,5 +279,12 @@ fcWorldStats fcWorld_GetStats(fcWorldId id)
     FC_WORLD_GET(id, empty, "fcWorld_GetStats");
     world->stats.bodyCount = world->bodyCount;
     world->stats.jointCount = world->jointCount;
+    if (world->stepCount == 0) {
+        // before the first step: the energy of the initial state, so that drift can be measured from it
+        fcWorldStats* st = &world->stats;
+        fcDiagnostics_Energy(world, &st->kineticEnergy, &st->potentialEnergy);
+        st->potentialEnergy += fcDiagnostics_SpringEnergy(world);
+        st->energy = st->kineticEnergy + st->potentialEnergy;
+    }
     return world->stats;
 }
