@@ -199,13 +199,15 @@ typedef struct fcObj {
 static bool fcObj_Open(fcLoader* L, fcObj* o, const cJSON* json, const char* where, const char* const* keys,
                        int keyCount)
 {
-    snprintf(o->where, sizeof o->where, "%s", where);
+    // a path longer than the buffer is cut: that only shortens the message
+    if (snprintf(o->where, sizeof o->where, "%s", where) >= (int)sizeof o->where) o->where[sizeof o->where - 1] = '\0';
     // an object with a "name" is called by it in every message, including those about its other keys
     const cJSON* name = cJSON_IsObject(json) ? cJSON_GetObjectItemCaseSensitive(json, "name") : NULL;
     if (cJSON_IsString(name) && name->valuestring != NULL && name->valuestring[0] != '\0') {
         char shown[64];
         fcPrintable(shown, sizeof shown, name->valuestring);
-        snprintf(o->where, sizeof o->where, "%s (\"%s\")", where, shown);
+        if (snprintf(o->where, sizeof o->where, "%s (\"%s\")", where, shown) >= (int)sizeof o->where)
+            o->where[sizeof o->where - 1] = '\0';
     }
     o->keys = keys;
     o->keyCount = keyCount;
