@@ -147,7 +147,7 @@ void fcRows_Layout(fcWorld* world)
 bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
 {
     fcRowStore* r = &world->rows;
-    fcReal h = world->def.timestep;
+    fcReal h = world->h;
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
     for (int b = 0; b < r->blockCount; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
@@ -263,7 +263,7 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
             body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
         }
     }
-    fcReal invH = 1 / world->def.timestep;
+    fcReal invH = 1 / world->h;
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* body = world->bodies + k;
         if (!body->inUse || body->type != fc_dynamicBody) continue;

@@ -56,7 +56,7 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
 {
     fcRowStore* r = &world->rows;
     fcWorldStats* st = &world->stats;
-    fcReal h = world->def.timestep;
+    fcReal h = world->stepH;
     if (!rowsAtEndPose) fcRows_Fill(world, world->time, true);
     // per joint violation: norm of its holonomic errors; spring potential 1/2 k f^2 of soft rows
     fcReal worst = 0, springEnergy = 0;

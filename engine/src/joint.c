@@ -532,7 +532,7 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     memset(&r, 0, sizeof r);
     r.frame = fcQuat_Identity();
     FC_JOINT_GET(jointId, r, "fcJoint_GetReaction");
-    fcReal h = world->def.timestep;
+    fcReal h = world->stepH > 0 ? world->stepH : world->def.timestep;
     r.rowCount = joint->rowCount;
     for (int i = 0; i < joint->rowCount; ++i) {
         r.impulse[i] = joint->impulse[i];

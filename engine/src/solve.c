@@ -27,6 +27,6 @@ void fcSolve_Velocities(fcWorld* world)
     }
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
-    world->stats.profile.factor = t1 - t0;
-    world->stats.profile.solve = fcNowMs() - t1;
+    world->stats.profile.factor += t1 - t0;
+    world->stats.profile.solve += fcNowMs() - t1;
 }

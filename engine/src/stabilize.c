@@ -12,7 +12,7 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     // soft rows carry their spring in the bias whatever the mode
     if (flags & fc_rowSoft) return r->biasFactor[row] * r->error[row];
     if ((flags & fc_rowHolonomic) && world->def.stabilization == fc_stabilizeBaumgarte)
-        return world->def.baumgarte * r->error[row] / world->def.timestep;
+        return world->def.baumgarte * r->error[row] / world->h;
     return 0;
 }
 
@@ -47,8 +47,8 @@ void fcStabilize_Project(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcWorldStats* st = &world->stats;
-    fcReal tEnd = world->time + world->def.timestep;
-    fcReal invH = 1 / world->def.timestep;
+    fcReal tEnd = world->time + world->h;
+    fcReal invH = 1 / world->h;
     st->projectionIterations = 0;
     st->projectionConverged = true;
     st->projectionResidual = 0;
@@ -65,7 +65,6 @@ void fcStabilize_Project(fcWorld* world)
         if (!fcRows_Fill(world, tEnd, !newton)) {
             // a user row went non-finite at the moved pose: keep the pose, report the failure
             st->projectionConverged = false;
-            st->projectionFailures += 1;
             break;
         }
         fcReal merit;
@@ -74,7 +73,6 @@ void fcStabilize_Project(fcWorld* world)
         if (residual <= world->def.projectionTolerance) break;
         if (it == world->def.projectionMaxIterations) {
             st->projectionConverged = false;
-            st->projectionFailures += 1;
             break;
         }
         if (!newton && it > 0 && residual > 0.25 * previous) {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // fcWorld_Step: the pipeline of one fixed step, one timed call per stage. The only file that knows the order.
+// When the projection cannot reach f(q) = 0 within its cap (a long chain whipping at h = 1/60 s turns more
+// than Newton's basin in one step), the step is retaken from its start state in 2, then 4, then 8 substeps;
+// the multipliers are the whole impulse over the step either way.
 #include "solver.h"
 
 #include <string.h>
+
+#define FC_MAX_SUBSTEP_LEVELS 5
 
 // the step's accumulators start from zero: multipliers, joint wrenches, body impulses
 static void fcStep_Begin(fcWorld* world)
@@ -21,6 +26,67 @@ static void fcStep_Begin(fcWorld* world)
     }
 }
 
+// keep (or put back) the bodies' state at the start of the step
+static void fcStep_Snapshot(fcWorld* world, bool restore)
+{
+    if (!restore && world->snapshotCapacity < world->bodyHigh) {
+        size_t n = (size_t)world->bodyHigh;
+        world->snapshotPosition = fcRealloc(world->snapshotPosition, sizeof(fcVec3) * n);
+        world->snapshotOrientation = fcRealloc(world->snapshotOrientation, sizeof(fcQuat) * n);
+        world->snapshotVelocity = fcRealloc(world->snapshotVelocity, sizeof(fcVec3) * n);
+        world->snapshotAngularVelocity = fcRealloc(world->snapshotAngularVelocity, sizeof(fcVec3) * n);
+        world->snapshotCapacity = world->bodyHigh;
+    }
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse) continue;
+        if (restore) {
+            b->position = world->snapshotPosition[k];
+            b->orientation = world->snapshotOrientation[k];
+            b->linearVelocity = world->snapshotVelocity[k];
+            b->angularVelocity = world->snapshotAngularVelocity[k];
+            fcBody_UpdateInverseInertia(b);
+        } else {
+            world->snapshotPosition[k] = b->position;
+            world->snapshotOrientation[k] = b->orientation;
+            world->snapshotVelocity[k] = b->linearVelocity;
+            world->snapshotAngularVelocity[k] = b->angularVelocity;
+        }
+    }
+}
+
+// one pass of the pipeline over a (sub)step of length h; false when the projection did not converge
+static bool fcStep_Advance(fcWorld* world, fcReal h, int* iterations)
+{
+    fcProfile* prof = &world->stats.profile;
+    world->h = h;
+    double t0 = fcNowMs();
+    fcRows_Fill(world, world->time, false);  // finite: checked before the step began
+    double t1 = fcNowMs();
+    prof->buildRows += t1 - t0;
+
+    fcIntegrate_Velocities(world, h);
+    double t2 = fcNowMs();
+    prof->integrateVelocities += t2 - t1;
+
+    fcSolve_Velocities(world);
+    double t3 = fcNowMs();
+
+    fcIntegrate_Positions(world, h);
+    double t4 = fcNowMs();
+    prof->integratePositions += t4 - t3;
+
+    bool converged = true;
+    if (world->def.stabilization == fc_stabilizeProjection) {
+        fcStabilize_Project(world);
+        converged = world->stats.projectionConverged;
+        *iterations += world->stats.projectionIterations;
+    }
+    prof->project += fcNowMs() - t4;
+    world->time += h;
+    return converged;
+}
+
 bool fcWorld_Step(fcWorldId worldId)
 {
     fcWorld* world = fcGetWorld(worldId, "fcWorld_Step");
@@ -28,9 +94,10 @@ bool fcWorld_Step(fcWorldId worldId)
     if (world->locked) return fcError("fcWorld_Step: the world is already stepping");
     if (!fcDiagnostics_ValidateBodies(world)) return false;
     fcReal h = world->def.timestep;
-    fcProfile* prof = &world->stats.profile;
+    fcWorldStats* st = &world->stats;
     double t0 = fcNowMs();
     world->locked = true;
+    world->h = h;
 
     // rows at the start pose; a non-finite user row refuses the step before anything moved
     if (world->topologyDirty) fcRows_Layout(world);
@@ -38,44 +105,44 @@ bool fcWorld_Step(fcWorldId worldId)
         world->locked = false;
         return false;
     }
+    memset(&st->profile, 0, sizeof st->profile);
+    fcReal startTime = world->time;
+    bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
+    if (projected) fcStep_Snapshot(world, false);
+    world->stepH = h;
     fcStep_Begin(world);
-    double t1 = fcNowMs();
-    prof->buildRows = t1 - t0;
-
-    fcIntegrate_Velocities(world, h);
-    double t2 = fcNowMs();
-    prof->integrateVelocities = t2 - t1;
-
-    fcSolve_Velocities(world);
-    double t3 = fcNowMs();
-
-    fcIntegrate_Positions(world, h);
-    double t4 = fcNowMs();
-    prof->integratePositions = t4 - t3;
-
-    bool projected = world->def.stabilization == fc_stabilizeProjection;
-    if (projected) {
-        fcStabilize_Project(world);
-    } else {
-        world->stats.projectionIterations = 0;
-        world->stats.projectionConverged = true;
+    int iterations = 0, substeps = 1;
+    bool converged = fcStep_Advance(world, h, &iterations);
+    for (int level = 1; projected && !converged && level <= FC_MAX_SUBSTEP_LEVELS; ++level) {
+        // retake the whole step from its start in 2^level substeps
+        fcStep_Snapshot(world, true);
+        world->time = startTime;
+        fcStep_Begin(world);
+        substeps = 1 << level;
+        converged = true;
+        for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, &iterations) && converged;
     }
-    double t5 = fcNowMs();
-    prof->project = t5 - t4;
+    world->time = startTime + h;  // exactly, whatever the substeps added up to
+    world->h = h;
+    st->projectionIterations = iterations;
+    st->projectionConverged = converged;
+    st->substeps = substeps;
+    if (!converged) st->projectionFailures += 1;
+    if (!projected) st->projectionIterations = 0;
 
-    world->time += h;
+    double t5 = fcNowMs();
     world->stepCount += 1;
-    fcDiagnostics_EndStep(world, projected && world->rows.count > 0);
-    world->stats.time = world->time;
-    world->stats.stepCount = world->stepCount;
-    world->stats.rowCount = world->rows.count;
-    world->stats.blockCount = world->rows.blockCount;
-    world->stats.nonzerosA = world->rows.nnzA;
-    world->stats.nonzerosL = world->ldlt.nnzL;
-    world->stats.fillIn = world->ldlt.fill;
+    fcDiagnostics_EndStep(world, projected && substeps == 1);
+    st->time = world->time;
+    st->stepCount = world->stepCount;
+    st->rowCount = world->rows.count;
+    st->blockCount = world->rows.blockCount;
+    st->nonzerosA = world->rows.nnzA;
+    st->nonzerosL = world->ldlt.nnzL;
+    st->fillIn = world->ldlt.fill;
     double t6 = fcNowMs();
-    prof->diagnostics = t6 - t5;
-    prof->step = t6 - t0;
+    st->profile.diagnostics = t6 - t5;
+    st->profile.step = t6 - t0;
     world->locked = false;
     return true;
 }

@@ -98,6 +98,10 @@ void fcDestroyWorld(fcWorldId id)
     fcFree(w->joints);
     fcFree(w->jointFree);
     fcRowStore_Free(&w->rows);
+    fcFree(w->snapshotPosition);
+    fcFree(w->snapshotOrientation);
+    fcFree(w->snapshotVelocity);
+    fcFree(w->snapshotAngularVelocity);
     fcLdlt_Free(&w->ldlt);
     int generation = w->generation;
     memset(w, 0, sizeof *w);

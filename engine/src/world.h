@@ -81,6 +81,15 @@ typedef struct fcWorld {
     bool inUse;
     fcWorldDef def;
     fcReal time;
+    fcReal stepH;     // the last (or current) step's length: impulses / stepH are the reported forces
+    fcReal h;         // the (sub)step the stages are integrating now
+    int substeps;     // how many substeps the current step is split into
+    // the state at the start of the step, restored when the step is retaken in substeps
+    int snapshotCapacity;
+    fcVec3* snapshotPosition;
+    fcQuat* snapshotOrientation;
+    fcVec3* snapshotVelocity;
+    fcVec3* snapshotAngularVelocity;
     int64_t stepCount;
 
     fcBody* bodies;

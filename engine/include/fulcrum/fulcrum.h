@@ -92,7 +92,7 @@ FC_API int fcWorld_GetJointCount(fcWorldId worldId);
 
 /// Wall time of each stage of the last step, ms.
 typedef struct fcProfile {
-    double step, integrateVelocities, buildRows, factor, solve, integratePositions, project, diagnostics;
+    double step, integrateVelocities, buildRows, factor, solve, integratePositions, project, diagnostics;  ///< summed over substeps
 } fcProfile;
 
 /// What the last step measured: the world's health and the solver's work.
@@ -118,6 +118,7 @@ typedef struct fcWorldStats {
     fcReal projectionResidual;   ///< largest |f| left by the projection, m (or rad)
     int projectionFailures;      ///< steps since creation whose projection did not converge
     int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
+    int substeps;                ///< 1, or 2, 4, 8 when the projection failed and the step was retaken in substeps
     fcProfile profile;
 } fcWorldStats;
 
