@@ -380,8 +380,8 @@ static void BlockSymbolic(int blockCount, const BlockGraph* g, const int* blockP
             }
         }
     }
-    // two passes over the row subtrees: count (pass 0), then store (pass 1)
     int* rcol = NULL;
+    // two passes over the row subtrees: count (pass 0), then store (pass 1)
     for (int pass = 0; pass < 2; pass++) {
         int count = 0;
         // row I of L: every r on the etree paths from I's earlier neighbors K up to I
@@ -474,10 +474,10 @@ bool fcLdlt_Analyze(fcSparseLdlt* f, int n, const int* arownnz, const int* arowa
     fcFree(g.nbr);
     fcFree(g.adr);
 
-    // scalar start of each block position: sstart[K + 1] = sstart[K] + size(blockPerm[K])
     int* sstart = AllocInts((long long)blockCount + 1);
     long long* offw = fcAlloc((size_t)(blockCount > 0 ? blockCount : 1) * sizeof(long long));
     sstart[0] = 0;
+    // scalar start of each block position: sstart[K + 1] = sstart[K] + size(blockPerm[K])
     for (int K = 0; K < blockCount; K++) sstart[K + 1] = sstart[K] + blocksize[blockPerm[K]];
     long long nnzL = 0;
     // offw(K) = rows of the blocks in L's block row K; nnzL += size(K) offw(K) + size(K) (size(K) - 1) / 2
