@@ -14,9 +14,15 @@ fcWorldDef fcDefaultWorldDef(void)
     d.timestep = 1.0 / 60.0;
     d.stabilization = fc_stabilizeProjection;
     d.baumgarte = 0.2;
+#ifdef FC_FLOAT
+    // single precision resolves about 1e-7 relative: tolerances below that can never be met
+    d.projectionTolerance = 1e-5f;
+    d.pivotTolerance = 1e-5f;
+#else
     d.projectionTolerance = 1e-10;
-    d.projectionMaxIterations = 20;
     d.pivotTolerance = 1e-10;
+#endif
+    d.projectionMaxIterations = 20;
     d.internalValue = FC_DEF_COOKIE;
     return d;
 }

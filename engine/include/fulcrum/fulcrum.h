@@ -59,9 +59,9 @@ typedef struct fcWorldDef {
     fcReal timestep;                ///< fixed step h in s, default 1/60
     fcStabilization stabilization;  ///< default fc_stabilizeProjection
     fcReal baumgarte;               ///< Baumgarte factor beta in (0, 1], default 0.2
-    fcReal projectionTolerance;     ///< largest position error the projection leaves, m (rad for angles), default 1e-10
+    fcReal projectionTolerance;     ///< largest position error the projection leaves, m (rad for angles), default 1e-10 (1e-5 in float builds)
     int projectionMaxIterations;    ///< Newton iterations cap, default 20
-    fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10
+    fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10 (1e-5 in float builds)
     void* userData;
     int internalValue;  ///< set by fcDefaultWorldDef; a def not made by it is refused
 } fcWorldDef;
