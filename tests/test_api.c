@@ -131,6 +131,14 @@ static int test_bad_input_changes_nothing(void)
     fcDestroyWorld(ref.world);
     ENSURE_ERROR(fcBody_GetPosition(p.bob), "invalid body id");
     ENSURE_ERROR(fcJoint_GetReaction(p.joint), "invalid joint id");
+    // a world made later in the same slot does not answer to the old ids
+    Pendulum again = fcMakePendulum();
+    ENSURE(again.world.index1 == p.world.index1 || again.world.index1 == ref.world.index1);
+    ENSURE(!fcBody_IsValid(p.bob) && !fcBody_IsValid(ref.bob));
+    ENSURE_ERROR(fcBody_GetPosition(p.bob), "body id");
+    ENSURE_ERROR(fcJoint_GetReaction(ref.joint), "joint id");
+    ENSURE(fcBody_IsValid(again.bob));
+    fcDestroyWorld(again.world);
     return 0;
 }
 

@@ -171,6 +171,7 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
             int cap = world->bodyCapacity ? 2 * world->bodyCapacity : 16;
             world->bodies = fcRealloc(world->bodies, sizeof(fcBody) * (size_t)cap);
             memset(world->bodies + world->bodyCapacity, 0, sizeof(fcBody) * (size_t)(cap - world->bodyCapacity));
+            for (int k = world->bodyCapacity; k < cap; ++k) world->bodies[k].generation = fcWorld_FirstGeneration(world);
             world->bodyFree = fcRealloc(world->bodyFree, sizeof(int) * (size_t)cap);
             world->bodyCapacity = cap;
         }

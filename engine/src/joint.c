@@ -156,6 +156,7 @@ static int fcJoint_Allocate(fcWorld* world)
             int cap = world->jointCapacity ? 2 * world->jointCapacity : 16;
             world->joints = fcRealloc(world->joints, sizeof(fcJoint) * (size_t)cap);
             memset(world->joints + world->jointCapacity, 0, sizeof(fcJoint) * (size_t)(cap - world->jointCapacity));
+            for (int k = world->jointCapacity; k < cap; ++k) world->joints[k].generation = fcWorld_FirstGeneration(world);
             world->jointFree = fcRealloc(world->jointFree, sizeof(int) * (size_t)cap);
             world->jointCapacity = cap;
         }

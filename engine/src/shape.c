@@ -110,6 +110,7 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
             int cap = world->shapeCapacity ? 2 * world->shapeCapacity : 16;
             world->shapes = fcRealloc(world->shapes, sizeof(fcShape) * (size_t)cap);
             memset(world->shapes + world->shapeCapacity, 0, sizeof(fcShape) * (size_t)(cap - world->shapeCapacity));
+            for (int k = world->shapeCapacity; k < cap; ++k) world->shapes[k].generation = fcWorld_FirstGeneration(world);
             world->shapeFree = fcRealloc(world->shapeFree, sizeof(int) * (size_t)cap);
             world->shapeCapacity = cap;
         }

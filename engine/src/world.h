@@ -122,6 +122,9 @@ fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);
 fcBodyId fcMakeBodyId(const fcWorld* world, int index);
 fcJointId fcMakeJointId(const fcWorld* world, int index);
 int fcWorldIndex(const fcWorld* world);
+// The generation a new body/joint/shape slot starts at: different for each incarnation of a world slot, so
+// an id kept from a destroyed world is refused by the world later made in the same slot.
+static inline int fcWorld_FirstGeneration(const fcWorld* world) { return (uint16_t)(world->generation * 4099); }
 
 // body.c
 void fcBody_UpdateInverseInertia(fcBody* body);
