@@ -163,20 +163,8 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
         }
     }
 
-    int index;
-    if (world->bodyFreeCount > 0) {
-        index = world->bodyFree[--world->bodyFreeCount];
-    } else {
-        if (world->bodyHigh == world->bodyCapacity) {
-            int cap = world->bodyCapacity ? 2 * world->bodyCapacity : 16;
-            world->bodies = fcRealloc(world->bodies, sizeof(fcBody) * (size_t)cap);
-            memset(world->bodies + world->bodyCapacity, 0, sizeof(fcBody) * (size_t)(cap - world->bodyCapacity));
-            for (int k = world->bodyCapacity; k < cap; ++k) world->bodies[k].generation = fcWorld_FirstGeneration(world);
-            world->bodyFree = fcRealloc(world->bodyFree, sizeof(int) * (size_t)cap);
-            world->bodyCapacity = cap;
-        }
-        index = world->bodyHigh++;
-    }
+    int index = fcWorld_TakeSlot(world, (void**)&world->bodies, sizeof(fcBody), offsetof(fcBody, generation),
+                                 &world->bodyCapacity, &world->bodyHigh, &world->bodyFree, &world->bodyFreeCount);
     b.generation = world->bodies[index].generation;
     b.inUse = true;
     if (def->name) snprintf(b.name, sizeof b.name, "%s", def->name);

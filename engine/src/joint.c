@@ -146,29 +146,11 @@ static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* ind
     return true;
 }
 
-static int fcJoint_Allocate(fcWorld* world)
-{
-    int index;
-    if (world->jointFreeCount > 0) {
-        index = world->jointFree[--world->jointFreeCount];
-    } else {
-        if (world->jointHigh == world->jointCapacity) {
-            int cap = world->jointCapacity ? 2 * world->jointCapacity : 16;
-            world->joints = fcRealloc(world->joints, sizeof(fcJoint) * (size_t)cap);
-            memset(world->joints + world->jointCapacity, 0, sizeof(fcJoint) * (size_t)(cap - world->jointCapacity));
-            for (int k = world->jointCapacity; k < cap; ++k) world->joints[k].generation = fcWorld_FirstGeneration(world);
-            world->jointFree = fcRealloc(world->jointFree, sizeof(int) * (size_t)cap);
-            world->jointCapacity = cap;
-        }
-        index = world->jointHigh++;
-    }
-    return index;
-}
-
 // all validation happens on `j` (a local) so that a refused def changes nothing
 static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
 {
-    int index = fcJoint_Allocate(world);
+    int index = fcWorld_TakeSlot(world, (void**)&world->joints, sizeof(fcJoint), offsetof(fcJoint, generation),
+                                 &world->jointCapacity, &world->jointHigh, &world->jointFree, &world->jointFreeCount);
     int generation = world->joints[index].generation;
     j->generation = generation;
     j->inUse = true;

@@ -34,6 +34,8 @@ fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserC
 void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint);
 
 // Shared row builders (joint_ball.c, joint_hinge.c, joint_slider.c).
+// A row pushing body b along dir and body a the opposite way: J_a = (-dir, angA), J_b = (dir, angB).
+void fcJoint_SetLinearRow(fcUserConstraintRow* row, fcVec3 dir, fcVec3 angA, fcVec3 angB);
 // Three rows e_i . (p_b - p_a) = 0 along the world axes: anchors coincide.
 void fcJoint_FillPointRows(const fcJointPose* pose, fcUserConstraintRow* rows);
 // Row u_a . w_b = 0 for a unit vector u fixed in a and w fixed in b: d/dt = (w x u) . (omega_b - omega_a).

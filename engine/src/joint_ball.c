@@ -2,10 +2,12 @@
 // Ball joint: the two anchors coincide, f = p_b - p_a = 0 (3 rows along the world axes).
 #include "joint.h"
 
-static void fcSetRowVec(fcReal* j, fcVec3 lin, fcVec3 ang)
+void fcJoint_SetLinearRow(fcUserConstraintRow* row, fcVec3 dir, fcVec3 angA, fcVec3 angB)
 {
-    j[0] = lin.x, j[1] = lin.y, j[2] = lin.z;
-    j[3] = ang.x, j[4] = ang.y, j[5] = ang.z;
+    fcReal* ja = row->jacobian[0];
+    fcReal* jb = row->jacobian[1];
+    ja[0] = -dir.x, ja[1] = -dir.y, ja[2] = -dir.z, ja[3] = angA.x, ja[4] = angA.y, ja[5] = angA.z;
+    jb[0] = dir.x, jb[1] = dir.y, jb[2] = dir.z, jb[3] = angB.x, jb[4] = angB.y, jb[5] = angB.z;
 }
 
 void fcJoint_FillPointRows(const fcJointPose* pose, fcUserConstraintRow* rows)
@@ -15,8 +17,7 @@ void fcJoint_FillPointRows(const fcJointPose* pose, fcUserConstraintRow* rows)
     for (int i = 0; i < 3; ++i) {
         fcVec3 e = fcV3(i == 0, i == 1, i == 2);
         // d/dt (p_b - p_a) . e = e . v_b + (r_b x e) . w_b - e . v_a - (r_a x e) . w_a
-        fcSetRowVec(rows[i].jacobian[0], fcVec3_Neg(e), fcVec3_Neg(fcVec3_Cross(pose->ra, e)));
-        fcSetRowVec(rows[i].jacobian[1], e, fcVec3_Cross(pose->rb, e));
+        fcJoint_SetLinearRow(rows + i, e, fcVec3_Neg(fcVec3_Cross(pose->ra, e)), fcVec3_Cross(pose->rb, e));
         rows[i].rate = 0;
         rows[i].error = err[i];
     }

@@ -13,10 +13,7 @@ void fcBladeJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJoint
     fcVec3 rapb = fcVec3_Sub(pose->pb, pose->state.position[0]);
     fcVec3 angA = fcVec3_Neg(fcVec3_Cross(rapb, s));
     fcVec3 angB = fcVec3_Cross(pose->rb, s);
-    fcReal* ja = rows[0].jacobian[0];
-    fcReal* jb = rows[0].jacobian[1];
-    ja[0] = -s.x, ja[1] = -s.y, ja[2] = -s.z, ja[3] = angA.x, ja[4] = angA.y, ja[5] = angA.z;
-    jb[0] = s.x, jb[1] = s.y, jb[2] = s.z, jb[3] = angB.x, jb[4] = angB.y, jb[5] = angB.z;
+    fcJoint_SetLinearRow(rows, s, angA, angB);
     rows[0].rate = 0;
     rows[0].error = 0;
 }

@@ -12,10 +12,7 @@ void fcDistanceJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJo
     fcVec3 u = len > 1e-12 ? fcVec3_Scale(1 / len, d) : fcV3(0, 0, 1);
     fcVec3 angA = fcVec3_Neg(fcVec3_Cross(pose->ra, u));
     fcVec3 angB = fcVec3_Cross(pose->rb, u);
-    fcReal* ja = rows[0].jacobian[0];
-    fcReal* jb = rows[0].jacobian[1];
-    ja[0] = -u.x, ja[1] = -u.y, ja[2] = -u.z, ja[3] = angA.x, ja[4] = angA.y, ja[5] = angA.z;
-    jb[0] = u.x, jb[1] = u.y, jb[2] = u.z, jb[3] = angB.x, jb[4] = angB.y, jb[5] = angB.z;
+    fcJoint_SetLinearRow(rows, u, angA, angB);
     rows[0].rate = 0;
     rows[0].error = len - joint->length;
 }

@@ -9,10 +9,7 @@ void fcJoint_FillLineRow(const fcJointPose* pose, fcVec3 na, fcUserConstraintRow
     // d/dt (n_a . d) = n . v_b + (r_b x n) . w_b - n . v_a + (n x (d + r_a)) . w_a, n rotating with a
     fcVec3 angA = fcVec3_Cross(na, fcVec3_Add(d, pose->ra));
     fcVec3 angB = fcVec3_Cross(pose->rb, na);
-    fcReal* ja = row->jacobian[0];
-    fcReal* jb = row->jacobian[1];
-    ja[0] = -na.x, ja[1] = -na.y, ja[2] = -na.z, ja[3] = angA.x, ja[4] = angA.y, ja[5] = angA.z;
-    jb[0] = na.x, jb[1] = na.y, jb[2] = na.z, jb[3] = angB.x, jb[4] = angB.y, jb[5] = angB.z;
+    fcJoint_SetLinearRow(row, na, angA, angB);
     row->rate = 0;
     row->error = fcVec3_Dot(na, d);
 }

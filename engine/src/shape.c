@@ -102,20 +102,8 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
         return fc_nullShapeId;
     }
     if (!fcShape_Check(def)) return fc_nullShapeId;
-    int index;
-    if (world->shapeFreeCount > 0) {
-        index = world->shapeFree[--world->shapeFreeCount];
-    } else {
-        if (world->shapeHigh == world->shapeCapacity) {
-            int cap = world->shapeCapacity ? 2 * world->shapeCapacity : 16;
-            world->shapes = fcRealloc(world->shapes, sizeof(fcShape) * (size_t)cap);
-            memset(world->shapes + world->shapeCapacity, 0, sizeof(fcShape) * (size_t)(cap - world->shapeCapacity));
-            for (int k = world->shapeCapacity; k < cap; ++k) world->shapes[k].generation = fcWorld_FirstGeneration(world);
-            world->shapeFree = fcRealloc(world->shapeFree, sizeof(int) * (size_t)cap);
-            world->shapeCapacity = cap;
-        }
-        index = world->shapeHigh++;
-    }
+    int index = fcWorld_TakeSlot(world, (void**)&world->shapes, sizeof(fcShape), offsetof(fcShape, generation),
+                                 &world->shapeCapacity, &world->shapeHigh, &world->shapeFree, &world->shapeFreeCount);
     fcShape* s = world->shapes + index;
     s->inUse = true;
     s->body = bodyId.index1 - 1;

@@ -114,6 +114,22 @@ void fcDestroyWorld(fcWorldId id)
     w->generation = generation;
 }
 
+int fcWorld_TakeSlot(const fcWorld* world, void** items, size_t itemSize, size_t generationOffset, int* capacity,
+                     int* high, int** freeList, int* freeCount)
+{
+    if (*freeCount > 0) return (*freeList)[--*freeCount];
+    if (*high == *capacity) {
+        int cap = *capacity ? 2 * *capacity : 16;
+        char* grown = fcRealloc(*items, itemSize * (size_t)cap);
+        memset(grown + itemSize * (size_t)*capacity, 0, itemSize * (size_t)(cap - *capacity));
+        for (int k = *capacity; k < cap; ++k) *(int*)(grown + itemSize * (size_t)k + generationOffset) = fcWorld_FirstGeneration(world);
+        *items = grown;
+        *freeList = fcRealloc(*freeList, sizeof(int) * (size_t)cap);
+        *capacity = cap;
+    }
+    return (*high)++;
+}
+
 fcWorld* fcGetWorldFromIndex(int world0)
 {
     if (world0 < 0 || world0 >= FC_MAX_WORLDS || !s_worlds[world0].inUse) return NULL;

@@ -122,6 +122,10 @@ fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);
 fcBodyId fcMakeBodyId(const fcWorld* world, int index);
 fcJointId fcMakeJointId(const fcWorld* world, int index);
 int fcWorldIndex(const fcWorld* world);
+// Take a slot for a new body, joint or shape: a freed one, or a new one at the end of the array, which grows
+// (new slots zeroed, at fcWorld_FirstGeneration). Returns its index; the caller fills it.
+int fcWorld_TakeSlot(const fcWorld* world, void** items, size_t itemSize, size_t generationOffset, int* capacity,
+                     int* high, int** freeList, int* freeCount);
 // The generation a new body/joint/shape slot starts at: different for each incarnation of a world slot, so
 // an id kept from a destroyed world is refused by the world later made in the same slot.
 static inline int fcWorld_FirstGeneration(const fcWorld* world) { return (uint16_t)(world->generation * 4099); }
