@@ -175,7 +175,9 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
                 r->J[i][6 + m] = tmp[k].jacobian[1][m];
             }
             r->rate[i] = tmp[k].rate;
-            r->flags[i] = (uint8_t)((holonomic ? fc_rowHolonomic : 0) | (soft ? fc_rowSoft : 0));
+            r->flags[i] = (uint8_t)((holonomic ? fc_rowHolonomic : 0) | (soft ? fc_rowSoft : 0) |
+                                    (joint->unilateral ? fc_rowUnilateral : 0) |
+                                    (joint->unilateral && !joint->active ? fc_rowInactive : 0));
             r->compliance[i] = gamma;
             r->biasFactor[i] = bias;
         }
@@ -217,6 +219,11 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
         int start = r->arowadr[i], end = start + r->arownnz[i];
         for (int e = start; e < end; ++e) {
             int j = r->acolind[e];
+            // an inactive one-sided row is out of the system: no coupling, unit diagonal
+            if ((r->flags[i] | r->flags[j]) & fc_rowInactive) {
+                r->avalues[e] = j == i ? 1 : 0;
+                continue;
+            }
             int bj[2] = {r->bodyA[j], r->bodyB[j]};
             // A_ij = sum over the bodies rows i and j share: J_i,body . (M^-1 J_j^T)_body
             fcReal a = 0;

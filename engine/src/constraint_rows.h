@@ -11,6 +11,8 @@
 enum {
     fc_rowHolonomic = 1,  // the row is the gradient of a position-level f: stabilized and projected
     fc_rowSoft = 2,       // compliant row (stiffness/damping): never projected
+    fc_rowUnilateral = 4, // f >= 0, lambda >= 0: in the system only while active
+    fc_rowInactive = 8,   // a unilateral row left out this step: decoupled with a unit diagonal, lambda = 0
 };
 
 typedef struct fcRowStore {

@@ -65,10 +65,13 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
         fcReal sum = 0;
         for (int k = 0; k < joint->rowCount; ++k) {
             int i = r->blockadr[b] + k;
-            sum += r->error[i] * r->error[i];
+            // a one-sided row is violated only when it penetrates
+            fcReal e = (r->flags[i] & fc_rowUnilateral) ? (r->error[i] < 0 ? r->error[i] : 0) : r->error[i];
+            sum += e * e;
             if (r->flags[i] & fc_rowSoft) springEnergy += 0.5 * joint->stiffness * r->error[i] * r->error[i];
         }
         joint->violation = FC_SQRT(sum);
+        if (joint->unilateral) joint->lastForce = joint->impulse[0] / h;
         if (!fcJoint_IsSoft(joint) && joint->violation > worst) worst = joint->violation;
     }
     st->maxViolation = worst;

@@ -319,11 +319,17 @@ fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* d
         return fc_nullJointId;
     }
     if (!fcCheckName(def->name, "fcCreateUserConstraint")) return fc_nullJointId;
+    if (def->unilateral && (!def->holonomic || def->rowCount != 1)) {
+        fcError("fcCreateUserConstraint: a unilateral constraint is one holonomic row f(q, t) >= 0 (got %d rows, %s)",
+                def->rowCount, def->holonomic ? "holonomic" : "Pfaffian");
+        return fc_nullJointId;
+    }
     fcJoint j;
     memset(&j, 0, sizeof j);
     j.type = fc_userConstraint;
     j.rowCount = def->rowCount;
     j.holonomic = def->holonomic;
+    j.unilateral = def->unilateral;
     j.userFcn = def->fcn;
     j.userContext = def->context;
     j.userData = def->userData;

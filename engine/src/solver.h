@@ -30,6 +30,11 @@ void fcStabilize_Project(fcWorld* world);
 // solve.c
 void fcSolve_Velocities(fcWorld* world);
 
+// events.c: the step's events (one-sided constraints releasing and taking hold)
+void fcEvents_Begin(fcWorld* world);
+void fcEvents_Release(fcWorld* world, int joint, fcReal trialImpulse);
+void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed);
+
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);
 bool fcDiagnostics_ValidateBodies(const fcWorld* world);

@@ -11,6 +11,9 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     uint8_t flags = r->flags[row];
     // soft rows carry their spring in the bias whatever the mode
     if (flags & fc_rowSoft) return r->biasFactor[row] * r->error[row];
+    // a one-sided row may close its gap within the step (speculative: J v >= -f / h), and is pushed out of
+    // penetration like a holonomic row
+    if ((flags & fc_rowUnilateral) && r->error[row] > 0) return r->error[row] / world->h;
     if ((flags & fc_rowHolonomic) && world->def.stabilization == fc_stabilizeBaumgarte)
         return world->def.baumgarte * r->error[row] / world->h;
     return 0;
@@ -22,13 +25,25 @@ static fcReal fcStabilize_Residual(const fcRowStore* r, fcReal* sumSquares)
 {
     fcReal worst = 0, sum = 0;
     for (int i = 0; i < r->count; ++i) {
-        if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft)) != fc_rowHolonomic) continue;
-        fcReal e = FC_FABS(r->error[i]);
+        if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) != fc_rowHolonomic) continue;
+        // a one-sided row only counts while it penetrates
+        fcReal e = (r->flags[i] & fc_rowUnilateral) ? (r->error[i] < 0 ? -r->error[i] : 0) : FC_FABS(r->error[i]);
         sum += e * e;
         if (e > worst) worst = e;
     }
     *sumSquares = sum;
     return worst;
+}
+
+// one-sided rows take part in the projection only while they penetrate (pushed out to f = 0); a separated one
+// is left alone: the projection never pulls a body onto a surface
+static void fcStabilize_SelectUnilateral(fcRowStore* r)
+{
+    for (int i = 0; i < r->count; ++i) {
+        if (!(r->flags[i] & fc_rowUnilateral)) continue;
+        if (r->error[i] < 0) r->flags[i] &= (uint8_t)~fc_rowInactive;
+        else r->flags[i] |= fc_rowInactive;
+    }
 }
 
 // take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T
@@ -58,6 +73,8 @@ void fcStabilize_Project(fcWorld* world)
     // matrix J_n M^-1 J_n^T factored once; f is re-evaluated at every iterate. Its velocity (q_n+1 - q_n) / h
     // stays tangent to the start-of-step constraints, which is why the energy does not drift. When a step
     // turns so far that this stalls (a whipping chain), switch to Newton on the current gradients.
+    fcRows_Fill(world, tEnd, true);
+    fcStabilize_SelectUnilateral(r);
     fcStabilize_Factor(world);
     bool newton = false;
     fcReal previous = 0;
@@ -67,6 +84,7 @@ void fcStabilize_Project(fcWorld* world)
             st->projectionConverged = false;
             break;
         }
+        if (newton) fcStabilize_SelectUnilateral(r);
         fcReal merit;
         fcReal residual = fcStabilize_Residual(r, &merit);
         st->projectionResidual = residual;
@@ -78,6 +96,7 @@ void fcStabilize_Project(fcWorld* world)
         if (!newton && it > 0 && residual > 0.25 * previous) {
             newton = true;
             fcRows_Fill(world, tEnd, false);
+            fcStabilize_SelectUnilateral(r);
         }
         if (newton) {
             fcStabilize_Factor(world);
@@ -87,7 +106,7 @@ void fcStabilize_Project(fcWorld* world)
         // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
         // correction dq / h does not violate them
         for (int i = 0; i < r->count; ++i)
-            r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft)) == fc_rowHolonomic ? -r->error[i] : 0;
+            r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic ? -r->error[i] : 0;
         fcLdlt_Solve(&world->ldlt, r->lambda);
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;

@@ -17,8 +17,10 @@ static void fcStep_Begin(fcWorld* world)
         memset(joint->impulse, 0, sizeof joint->impulse);
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
     }
+    fcEvents_Begin(world);
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
+        b->stepStartPosition = b->position;
         b->stepStartVelocity = b->linearVelocity;
         b->stepStartAngularVelocity = b->angularVelocity;
         b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
@@ -109,6 +111,7 @@ bool fcWorld_Step(fcWorldId worldId)
     fcReal startTime = world->time;
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     if (projected) fcStep_Snapshot(world, false);
+    for (int j = 0; j < world->jointHigh; ++j) world->joints[j].activeAtStepStart = world->joints[j].active;
     world->stepH = h;
     fcStep_Begin(world);
     int iterations = 0, substeps = 1;
@@ -116,6 +119,7 @@ bool fcWorld_Step(fcWorldId worldId)
     for (int level = 1; projected && !converged && level <= FC_MAX_SUBSTEP_LEVELS; ++level) {
         // retake the whole step from its start in 2^level substeps
         fcStep_Snapshot(world, true);
+        for (int j = 0; j < world->jointHigh; ++j) world->joints[j].active = world->joints[j].activeAtStepStart;
         world->time = startTime;
         fcStep_Begin(world);
         substeps = 1 << level;

@@ -104,6 +104,7 @@ void fcDestroyWorld(fcWorldId id)
     fcFree(w->joints);
     fcFree(w->jointFree);
     fcRowStore_Free(&w->rows);
+    fcFree(w->events);
     fcFree(w->snapshotPosition);
     fcFree(w->snapshotOrientation);
     fcFree(w->snapshotVelocity);

@@ -32,7 +32,7 @@ typedef struct fcBody {
     int* joints;      // (jointCount) joints touching this body (either side)
     void* userData;
     // step scratch
-    fcVec3 stepStartVelocity, stepStartAngularVelocity;
+    fcVec3 stepStartPosition, stepStartVelocity, stepStartAngularVelocity;
     fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
     fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
 } fcBody;
@@ -64,6 +64,10 @@ typedef struct fcJoint {
     fcUserConstraintFcn* userFcn;
     void* userContext;
     bool holonomic;                    // user constraint rows are gradients of f
+    bool unilateral;                   // f >= 0, lambda >= 0
+    bool active;                       // unilateral: in the system this step (and the last)
+    bool activeAtStepStart;            // restored when a step is retaken in substeps
+    fcReal lastForce;                  // unilateral: lambda / h of its row in the last step
     int rowCount;
     fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
     void* userData;
@@ -112,6 +116,8 @@ typedef struct fcWorld {
     fcSparseLdlt ldlt;
     fcWorldStats stats;
     bool locked;  // inside a step
+    fcConstraintEvent* events;  // (eventCapacity) the last step's events
+    int eventCount, eventCapacity;
 } fcWorld;
 
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)

@@ -334,6 +334,9 @@ typedef struct fcUserConstraintDef {
     fcBodyId bodyB;
     int rowCount;              ///< 1..FC_MAX_JOINT_ROWS
     bool holonomic;            ///< true: rows are gradients of f(q, t) and error is used; false: Pfaffian
+    /// One-sided: f(q, t) >= 0 with lambda >= 0 (a surface that can push but not pull, a string that can pull
+    /// but not push when f = length - distance). Holonomic only. Its release is reported as an event.
+    bool unilateral;
     fcUserConstraintFcn* fcn;  ///< called at least once per step (again during projection as positions move)
     void* context;
     fcReal stiffness, damping; ///< soft rows, as for joints
@@ -361,6 +364,30 @@ typedef struct fcSpringDef {
 
 FC_API fcSpringDef fcDefaultSpringDef(void);
 FC_API fcJointId fcCreateSpring(fcWorldId worldId, const fcSpringDef* def);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Events: a one-sided constraint letting go (its multiplier reached zero) or taking hold, with the time
+// interpolated inside the step. The array of a step is valid until the next step.
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef enum fcEventType {
+    fc_eventRelease = 0,  ///< lambda fell to zero while the bodies move apart: the constraint let go
+    fc_eventHold = 1,     ///< an inactive one-sided constraint became active (touch, rope taut)
+} fcEventType;
+
+typedef struct fcConstraintEvent {
+    fcEventType type;
+    fcJointId joint;
+    fcReal time;           ///< s, interpolated inside the step where lambda crossed zero
+    fcReal forceBefore;    ///< N: the constraint's force (lambda / h) in the step before the event
+    fcVec3 positionB;      ///< body_b's centre at the start of the step of the event, m
+    fcVec3 velocityB;      ///< body_b's velocity at the start of the step of the event, m/s
+} fcConstraintEvent;
+
+/// Number of events of the last step.
+FC_API int fcWorld_GetEventCount(fcWorldId worldId);
+/// The i-th event of the last step (0 <= i < count).
+FC_API fcConstraintEvent fcWorld_GetEvent(fcWorldId worldId, int index);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// One-sided constraints (f >= 0, lambda >= 0) and their release event: the skier of cases.md case 4 on a
+// frictionless dome, as a unilateral user constraint f = |x - c| - R >= 0. The multiplier is the normal
+// force m g (3 cos(theta) - 2); its zero, at cos(theta*) = 2/3 (48.19 deg), is the take-off.
+#include "test_macros.h"
+
+#include "fulcrum/fulcrum.h"
+
+#include <string.h>
+
+static const double g = 9.81, pi = 3.14159265358979323846;
+static const double R = 5, m = 70;
+
+static void fcDomeRow(const fcUserConstraintState* s, fcUserConstraintRow* rows, void* context)
+{
+    (void)context;
+    fcVec3 d = s->position[1];  // the dome's centre is the world origin
+    fcReal len = fcVec3_Length(d);
+    fcVec3 u = fcVec3_Scale(1 / len, d);
+    rows[0].jacobian[1][0] = u.x, rows[0].jacobian[1][1] = u.y, rows[0].jacobian[1][2] = u.z;
+    rows[0].error = len - R;
+}
+
+typedef struct Skier {
+    double releaseAngle, releaseSpeed, releaseTime, worstForce;
+    int releases, holds;
+    double flightGap;  // how far above the dome the skier is 0.3 s after the release
+} Skier;
+
+static int fcRunSkier(double h, Skier* out)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.timestep = h;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, R);
+    bd.linearVelocity = fcV3(0.05, 0, 0);  // the nudge: shifts the take-off by 1e-3 deg
+    bd.mass = m;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId skier = fcCreateBody(w, &bd);
+    fcUserConstraintDef ud = fcDefaultUserConstraintDef();
+    ud.bodyB = skier;
+    ud.unilateral = true;
+    ud.fcn = fcDomeRow;
+    ud.name = "dome";
+    fcJointId dome = fcCreateUserConstraint(w, &ud);
+    ENSURE(FC_IS_NON_NULL(dome));
+    memset(out, 0, sizeof *out);
+    double releasedAt = -1;
+    for (int i = 0; i < (int)(6 / h); ++i) {
+        fcVec3 x0 = fcBody_GetPosition(skier);
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            ENSURE(FC_ID_EQUALS(ev.joint, dome));
+            if (ev.type == fc_eventHold) {
+                // resting on the dome at the start, the constraint takes hold in the first step
+                ENSURE(releasedAt < 0 && ev.time < 2 * h);
+                out->holds += 1;
+                continue;
+            }
+            out->releases += 1;
+            // the state at the event's time, from the step's start state
+            double dt = ev.time - (fcWorld_GetTime(w) - h);
+            fcVec3 x = fcVec3_MulAdd(ev.positionB, dt, ev.velocityB);
+            out->releaseAngle = acos(x.z / fcVec3_Length(x)) * 180 / pi;
+            out->releaseSpeed = fcVec3_Length(ev.velocityB);
+            out->releaseTime = ev.time;
+            releasedAt = fcWorld_GetTime(w);
+            ENSURE(ev.forceBefore > 0 && ev.forceBefore < 0.05 * m * g);
+        }
+        // the normal force, before the release: m g (3 cos - 2) at the step's start state
+        double cosTheta = x0.z / fcVec3_Length(x0);
+        double force = fcJoint_GetReaction(dome).lambda[0];
+        ENSURE(force >= 0);  // it can only push
+        if (releasedAt < 0) out->worstForce = fmax(out->worstForce, fabs(force - m * g * (3 * cosTheta - 2)) / (m * g));
+        if (releasedAt > 0 && fcWorld_GetTime(w) > releasedAt + 0.3 && out->flightGap == 0)
+            out->flightGap = fcVec3_Length(fcBody_GetPosition(skier)) - R;
+    }
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int test_skier_release(void)
+{
+    Skier a, b;
+    ENSURE(fcRunSkier(1.0 / 240, &a) == 0);
+    ENSURE(fcRunSkier(1.0 / 1000, &b) == 0);
+    double exactAngle = acos(2.0 / 3.0) * 180 / pi, exactSpeed = sqrt(2 * g * R / 3);
+    printf("  skier: release at %.4f deg (h = 1/240), %.4f deg (1/1000), exact %.4f; speed %.4f / %.4f m/s (exact "
+           "%.4f); normal force within %.2e / %.2e m g of m g (3 cos - 2); %d / %d releases, %.3f m above the dome "
+           "0.3 s later\n",
+           a.releaseAngle, b.releaseAngle, exactAngle, a.releaseSpeed, b.releaseSpeed, exactSpeed, a.worstForce,
+           b.worstForce, a.releases, b.releases, b.flightGap);
+    ENSURE(a.releases == 1 && b.releases == 1);
+    ENSURE(a.holds == 1 && b.holds == 1);  // once at the start, never again after the take-off
+    ENSURE_NEAR(a.releaseAngle, exactAngle, 0.5);
+    ENSURE_NEAR(b.releaseAngle, exactAngle, 0.05);
+    ENSURE_NEAR(a.releaseSpeed, exactSpeed, 0.01 * exactSpeed);
+    ENSURE_NEAR(b.releaseSpeed, exactSpeed, 0.01 * exactSpeed);
+    ENSURE_LE(a.worstForce, 0.02);
+    ENSURE_LE(b.worstForce, 0.02);
+    ENSURE(b.flightGap > 0.05);  // free flight: it leaves the surface
+    return 0;
+}
+
+// a one-sided row must be holonomic and single
+static int test_unilateral_def(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.mass = 1;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcUserConstraintDef ud = fcDefaultUserConstraintDef();
+    ud.bodyB = b;
+    ud.fcn = fcDomeRow;
+    ud.unilateral = true;
+    ud.holonomic = false;
+    fcClearError();
+    ENSURE(FC_IS_NULL(fcCreateUserConstraint(w, &ud)));
+    ENSURE(strstr(fcGetLastError(), "unilateral constraint is one holonomic row") != NULL);
+    ud.holonomic = true;
+    ud.rowCount = 2;
+    ENSURE(FC_IS_NULL(fcCreateUserConstraint(w, &ud)));
+    ENSURE(fcWorld_GetJointCount(w) == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    TEST_MAIN_BEGIN(argc, argv);
+    RUN_TEST(test_skier_release);
+    RUN_TEST(test_unilateral_def);
+    TEST_MAIN_END();
+}
