@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#define FC_MAX_SUBSTEP_LEVELS 5
+#define FC_MAX_SUBSTEP_LEVELS 6
 
 // the step's accumulators start from zero: multipliers, joint wrenches, body impulses
 static void fcStep_Begin(fcWorld* world)
@@ -55,6 +55,40 @@ static void fcStep_Snapshot(fcWorld* world, bool restore)
             world->snapshotAngularVelocity[k] = b->angularVelocity;
         }
     }
+}
+
+// The constraint forces make the geometry stiff: a link held at both ends by joints pulling with forces F_j
+// at levers r_j rocks about its centre at w^2 = sum F_j r_j / I_perp, and the step treats that stiffness
+// explicitly (J is taken at the step's start), which is stable only while h w stays below about 1.5: a hanging
+// chain of 20 links at h = 1/60 s blows up. (A body held by one joint has no such mode: it swings with it.)
+// Estimate w from the last step's joint forces and split the step so that h w / n <= 1.5.
+static int fcStep_StableSubsteps(const fcWorld* world, fcReal h)
+{
+    if (world->stepH <= 0) return 1;
+    fcReal worst = 0;  // largest w^2
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        const fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody || b->jointCount < 2) continue;
+        fcReal stiffness = 0, perp = 0;
+        for (int n = 0; n < b->jointCount; ++n) {
+            const fcJoint* joint = world->joints + b->joints[n];
+            if (fcJoint_IsSoft(joint)) continue;
+            fcVec3 lever = joint->bodyB == k ? joint->localAnchorB : joint->localAnchorA;
+            fcReal r = fcVec3_Length(lever);
+            if (r < 1e-9) continue;
+            fcReal force = fcVec3_Length(joint->impulseLinearB) / world->stepH;
+            stiffness += force * r;
+            // inertia about the axes perpendicular to the lever: (trace - u^T I u) / 2
+            fcVec3 u = fcVec3_Scale(1 / r, lever);
+            fcMat33 in = b->inertiaLocal;
+            fcReal p = 0.5 * (in.cx.x + in.cy.y + in.cz.z - fcVec3_Dot(u, fcMat33_MulV(in, u)));
+            perp = perp > 0 && perp < p ? perp : p;
+        }
+        if (perp > 0 && stiffness / perp > worst) worst = stiffness / perp;
+    }
+    fcReal hw = h * FC_SQRT(worst);
+    int n = (int)ceil(hw / 1.9);
+    return n < 1 ? 1 : (n > 64 ? 64 : n);
 }
 
 // one pass of the pipeline over a (sub)step of length h; false when the projection did not converge
@@ -112,11 +146,18 @@ bool fcWorld_Step(fcWorldId worldId)
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     if (projected) fcStep_Snapshot(world, false);
     for (int j = 0; j < world->jointHigh; ++j) world->joints[j].activeAtStepStart = world->joints[j].active;
+    int iterations = 0, substeps = fcStep_StableSubsteps(world, h);  // from the last step's forces
     world->stepH = h;
     fcStep_Begin(world);
-    int iterations = 0, substeps = 1;
-    bool converged = fcStep_Advance(world, h, &iterations);
-    for (int level = 1; projected && !converged && level <= FC_MAX_SUBSTEP_LEVELS; ++level) {
+    bool converged = true;
+    for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, &iterations) && converged;
+    int firstLevel = 1;
+    while ((1 << firstLevel) <= substeps) ++firstLevel;
+    // a residual just above the tolerance is the round-off floor of a long, stiff system, not a failed step:
+    // only a real miss (above 1e4 tolerances) is worth retaking in substeps
+    fcReal retakeAbove = 1e4 * world->def.projectionTolerance;
+    for (int level = firstLevel; projected && !converged && st->projectionResidual > retakeAbove && level <= FC_MAX_SUBSTEP_LEVELS;
+         ++level) {
         // retake the whole step from its start in 2^level substeps
         fcStep_Snapshot(world, true);
         for (int j = 0; j < world->jointHigh; ++j) world->joints[j].active = world->joints[j].activeAtStepStart;
