@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The `fulcrum` program: a table of commands (run, demo, help); with no arguments it runs the demo.
 #include "run.h"
+#ifdef FC_HAVE_VIEWER
+#include "view.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -20,13 +23,16 @@ static int fcHelpCommand(int argc, char** argv);
 static const fcCommand fc_commands[] = {
     {"run", fcRun_Command, "SCENE.json [options]", "step a scene file headless; print its reaction-force summary"},
     {"demo", fcRun_DemoCommand, "[options]", "run the default demo scene (pendulum.json) headless"},
+#ifdef FC_HAVE_VIEWER
+    {"view", fcView_Command, "[SCENE.json|DEMO] [options]", "open the viewer (--list: demos; --frames N: headless)"},
+#endif
     {"help", fcHelpCommand, "", "print this help"},
 };
 #define FC_COMMAND_COUNT ((int)(sizeof fc_commands / sizeof fc_commands[0]))
 
 static void fcPrintUsage(FILE* stream)
 {
-    fprintf(stream, "usage: fulcrum [COMMAND [ARGS]]   (no command: fulcrum demo)\n\ncommands:\n");
+    fprintf(stream, "usage: fulcrum [COMMAND [ARGS]]   (no command: the viewer with a display, else fulcrum demo)\n\ncommands:\n");
     for (int i = 0; i < FC_COMMAND_COUNT; ++i) {
         char head[64];
         snprintf(head, sizeof head, "%s %s", fc_commands[i].name, fc_commands[i].usage);
@@ -50,7 +56,16 @@ static int fcHelpCommand(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    if (argc < 2) return fcRun_DemoCommand(0, argv + argc);
+    if (argc < 2) {
+#ifdef FC_HAVE_VIEWER
+        // with a display: the viewer's window; without one: the headless summary, then a headless render
+        if (fcView_HaveDisplay()) return fcView_Command(0, argv + argc);
+        int code = fcRun_DemoCommand(0, argv + argc);
+        return code != fc_exitOk ? code : fcView_DefaultHeadless();
+#else
+        return fcRun_DemoCommand(0, argv + argc);
+#endif
+    }
     const char* name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) return fcHelpCommand(0, NULL);
     for (int i = 0; i < FC_COMMAND_COUNT; ++i)

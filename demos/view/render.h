@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The viewer's OpenGL 3.3 core renderer: it draws one interpolated fcViewFrame, the plot buffer and the
+// overlays. It reads nothing from the world but static geometry (shapes) and names at load time.
+#ifndef FC_VIEW_RENDER_H
+#define FC_VIEW_RENDER_H
+
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct fcCamera {
+    float target[3];
+    float yaw, pitch;  ///< rad: yaw about z from -y (front view), pitch above the horizontal
+    float distance;    ///< m
+    float fovY;        ///< rad
+} fcCamera;
+
+/// What one picture shows besides the frame.
+typedef struct fcViewOverlay {
+    const char* sceneName;
+    const char* status;      ///< "running x1", "paused", ...
+    double realTimeFactor;   ///< simulated s per wall s
+    double stepMs;           ///< wall ms per physics step (average)
+    double fps;
+    bool help;
+} fcViewOverlay;
+
+typedef struct fcRenderer fcRenderer;
+
+/// Compile the shaders in shaderDir (after the GL context is current and GLAD loaded). NULL and a message
+/// naming the file and line on a compile or link error.
+fcRenderer* fcRenderer_Create(const char* shaderDir, char* err, size_t errSize);
+void fcRenderer_Destroy(fcRenderer* r);
+/// Build the meshes of the scene's shapes, the arrow scale and the grid. extent and peak force come from a
+/// short look-ahead run (see view.c); lo and hi bound the motion.
+void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce);
+/// Draw everything into the bound framebuffer of size width x height pixels.
+void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* frame, const fcPlot* plot,
+                     const fcCamera* camera, const fcViewOverlay* overlay, int width, int height);
+/// Width of the scene part of a window (the plot panel takes the rest).
+int fcRenderer_SceneWidth(int width);
+/// The arrow scale: N per m of arrow.
+double fcRenderer_NewtonsPerMeter(const fcRenderer* r);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Checks of the viewer's headless output (tests/CMakeLists.txt):
+//   view_check png FILE       the screenshot is 1280x720 and not blank: the scene part (left 60 %) holds
+//                             body-coloured pixels (warm: red well above blue), the plot panel holds pixels of
+//                             the first series' colour (0.30, 0.72, 1.00)
+//   view_check csv FILE TOL PEAK  the plot buffer's first series follows its exact column within TOL N (at most
+//                             2 samples beyond it, each printed: the engine reports an occasional one-step
+//                             outlier, see the report), and its largest value is at least PEAK N
+#include <stb/stb_image.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fcCheckPng(const char* path)
+{
+    int w = 0, h = 0, n = 0;
+    unsigned char* p = stbi_load(path, &w, &h, &n, 4);
+    if (p == NULL) {
+        fprintf(stderr, "cannot read %s as PNG\n", path);
+        return 1;
+    }
+    int sceneWidth = (int)(w * 0.6), warm = 0, series = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* c = p + 4 * ((size_t)y * w + x);
+            int r = c[0], g = c[1], b = c[2];
+            if (x < sceneWidth && y > 90 && y < h - 40 && r > 90 && r > b + 60) ++warm;
+            if (x >= sceneWidth && abs(r - 77) < 16 && abs(g - 184) < 16 && abs(b - 255) < 16) ++series;
+        }
+    stbi_image_free(p);
+    printf("%s: %dx%d, %d body-coloured pixels in the scene, %d series-coloured pixels in the plot\n", path, w, h,
+           warm, series);
+    if (w != 1280 || h != 720) return fprintf(stderr, "expected 1280x720\n"), 1;
+    if (warm < 20) return fprintf(stderr, "the scene shows no bodies\n"), 1;
+    if (series < 100) return fprintf(stderr, "the plot shows no curve\n"), 1;
+    return 0;
+}
+
+static int fcCheckCsv(const char* path, double tolerance, double peak)
+{
+    FILE* f = fopen(path, "r");
+    if (f == NULL) return fprintf(stderr, "cannot open %s\n", path), 1;
+    char line[4096];
+    if (fgets(line, sizeof line, f) == NULL || strstr(line, ".exact") == NULL) {
+        fclose(f);
+        return fprintf(stderr, "%s: no exact column in the header\n", path), 1;
+    }
+    int rows = 0, outliers = 0;
+    double worst = 0, worstT = 0, largest = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        double t, value, exact;
+        if (sscanf(line, "%lf,%lf,%lf", &t, &value, &exact) != 3) {
+            fclose(f);
+            return fprintf(stderr, "%s: bad row %s", path, line), 1;
+        }
+        ++rows;
+        double e = fabs(value - exact);
+        if (t > 0 && e > tolerance) {
+            ++outliers;
+            printf("outlier at t = %.6f s: |F| %.9g N, exact %.9g N, off by %.3g N\n", t, value, exact, value - exact);
+            continue;
+        }
+        if (t > 0 && e > worst) worst = e, worstT = t;
+        if (value > largest) largest = value;
+    }
+    fclose(f);
+    printf("%s: %d samples, largest |F| %.6g N, largest |F - exact| %.3g N at t = %.4f s (%d outliers beyond %g N)\n",
+           path, rows, largest, worst, worstT, outliers, tolerance);
+    if (rows < 10) return fprintf(stderr, "too few samples\n"), 1;
+    if (outliers > 2) return fprintf(stderr, "the plot is off the exact curve by more than %g N\n", tolerance), 1;
+    if (!(largest >= peak)) return fprintf(stderr, "the peak %g N was not reached\n", peak), 1;
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    if (argc == 3 && strcmp(argv[1], "png") == 0) return fcCheckPng(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "csv") == 0) return fcCheckCsv(argv[2], atof(argv[3]), atof(argv[4]));
+    fprintf(stderr, "usage: view_check png FILE | view_check csv FILE TOLERANCE PEAK\n");
+    return 2;
+}
