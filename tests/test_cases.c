@@ -96,6 +96,7 @@ static int test_case1_direction(void)
         // a ball joint carries no moment about its anchor, and its joint frame is the world's here
         ENSURE_LE(fcVec3_Length(r.moment), 1e-9);
         ENSURE_NEAR(r.forceLocal.z, r.force.z, 1e-12);
+        ENSURE_NEAR(fcVec3_Length(fcVec3_Add(r.forceA, r.force)), 0, 1e-12);  // the world gets the opposite
     }
     printf("  force direction: largest sideways part %.2e N (bound I g / l^2 = %.1e N); at the bottom %.4f N "
            "(3 m g = %.4f N)\n",
@@ -235,6 +236,7 @@ static int fcCheckAtwood(double mass1, double mass2, bool userRow)
         // the string pulls both masses up with the tension: the row's gradient is +1 on each z, so lambda = +T
         worstT = fmax(worstT, fabs(r.lambda[0] - tension) / tension);
         worstT = fmax(worstT, fabs(r.force.z - tension) / tension);  // the pull on body_b (m2), up
+        worstT = fmax(worstT, fabs(r.forceA.z - tension) / tension);  // and on body_a (m1), up too
         worstA = fmax(worstA, fabs(-a1 - accel) / (accel != 0 ? accel : g));
     }
     printf("  Atwood %g/%g kg (%s): tension %.6f N (exact %.6f), worst relative errors T %.1e, a %.1e\n", mass1, mass2,

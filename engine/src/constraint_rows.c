@@ -254,6 +254,9 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
         const fcReal* jb = r->J[i] + 6;
         joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
         joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
+        const fcReal* ja = r->J[i];
+        joint->impulseLinearA = fcVec3_MulAdd(joint->impulseLinearA, impulse, fcV3(ja[0], ja[1], ja[2]));
+        joint->impulseAngularA = fcVec3_MulAdd(joint->impulseAngularA, impulse, fcV3(ja[3], ja[4], ja[5]));
         // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
         // is exactly zero for a ball joint's rows
         fcVec3 lever = r->blockLeverB[r->rowBlock[i]];

@@ -531,6 +531,8 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     fcJoint_ComputePose(world, joint, world->time, &pose);
     r.force = fcVec3_Scale(1 / h, joint->impulseLinearB);
     r.torque = fcVec3_Scale(1 / h, joint->impulseAngularB);
+    r.forceA = fcVec3_Scale(1 / h, joint->impulseLinearA);
+    r.torqueA = fcVec3_Scale(1 / h, joint->impulseAngularA);
     r.anchor = pose.pb;
     // tau_anchor = tau_com - (anchor - com) x F, accumulated row by row at the pose each row was built at
     r.moment = fcVec3_Scale(1 / h, joint->impulseMomentB);

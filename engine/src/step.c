@@ -16,6 +16,7 @@ static void fcStep_Begin(fcWorld* world)
         fcJoint* joint = world->joints + j;
         memset(joint->impulse, 0, sizeof joint->impulse);
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
+        joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
     }
     fcEvents_Begin(world);
     for (int k = 0; k < world->bodyHigh; ++k) {

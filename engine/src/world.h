@@ -76,6 +76,7 @@ typedef struct fcJoint {
     fcReal impulse[FC_MAX_JOINT_ROWS];
     fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
     fcVec3 impulseMomentB;                   // its angular impulse about the anchor
+    fcVec3 impulseLinearA, impulseAngularA;  // the whole constraint impulse on body_a
     fcReal violation;
     int rowStart;  // first row in the row store this step (-1 when not in the system)
 } fcJoint;

@@ -291,8 +291,11 @@ typedef struct fcJointReaction {
     int rowCount;
     fcReal impulse[FC_MAX_JOINT_ROWS];  ///< multiplier of each row: the whole impulse of the step, N s (N m s)
     fcReal lambda[FC_MAX_JOINT_ROWS];   ///< impulse / h, N (N m)
-    fcVec3 force;         ///< constraint force on body_b, world, N (body_a receives -force)
+    fcVec3 force;         ///< constraint force on body_b, world, N
     fcVec3 torque;        ///< constraint torque on body_b about its centre of mass, world, N m
+    /// Constraint force and torque (about its centre) on body_a, world: -force for a joint on one anchor; for a
+    /// coupling or a user row whatever J_a^T lambda gives (an Atwood string pulls both masses up).
+    fcVec3 forceA, torqueA;
     fcVec3 moment;        ///< moment about the anchor: torque - (anchor - com_b) x force, N m
     fcVec3 anchor;        ///< the anchor the moment is taken about (anchor_b), world, m
     fcVec3 forceLocal;    ///< force in the joint frame (origin at the anchor, z along the axis or normal)
