@@ -23,7 +23,6 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->error);
     fcFree(r->compliance);
     fcFree(r->biasFactor);
-    fcFree(r->rhs);
     fcFree(r->lambda);
     fcFree(r->arownnz);
     fcFree(r->arowadr);
@@ -74,7 +73,6 @@ void fcRows_Layout(fcWorld* world)
     r->error = fcAllocZeroed(sizeof(fcReal) * n);
     r->compliance = fcAllocZeroed(sizeof(fcReal) * n);
     r->biasFactor = fcAllocZeroed(sizeof(fcReal) * n);
-    r->rhs = fcAllocZeroed(sizeof(fcReal) * n);
     r->lambda = fcAllocZeroed(sizeof(fcReal) * n);
     r->arownnz = fcAlloc(sizeof(int) * n);
     r->arowadr = fcAlloc(sizeof(int) * n);

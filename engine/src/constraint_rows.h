@@ -33,7 +33,6 @@ typedef struct fcRowStore {
     fcReal* error;       // (count) position error f
     fcReal* compliance;  // (count) diagonal added to A (soft rows)
     fcReal* biasFactor;  // (count) soft rows: k / (h k + c), the bias per unit error
-    fcReal* rhs;         // (count) solve scratch
     fcReal* lambda;      // (count) solve result (impulse, N s)
     // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
     int* arownnz;        // (count)

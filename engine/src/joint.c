@@ -367,12 +367,7 @@ fcJointId fcCreateSpring(fcWorldId worldId, const fcSpringDef* def)
     d.length = def->restLength;
     d.stiffness = def->stiffness;
     d.damping = def->damping;
-    fcJointId id = fcCreateJoint(worldId, &d);
-    if (FC_IS_NON_NULL(id)) {
-        fcWorld* w = NULL;
-        fcGetJoint(id, &w, "fcCreateSpring")->isSpring = true;
-    }
-    return id;
+    return fcCreateJoint(worldId, &d);
 }
 
 void fcJoint_DestroyInternal(fcWorld* world, int index)

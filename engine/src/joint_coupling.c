@@ -97,7 +97,5 @@ bool fcCouplingJoint_Resolve(fcWorld* world, const fcJointDef* def, fcJoint* joi
     joint->bodyB = count == 2 ? moving[1] : moving[0];
     joint->jointA = (int)(a - world->joints);
     joint->jointB = (int)(b - world->joints);
-    joint->jointAGeneration = (uint16_t)a->generation;
-    joint->jointBGeneration = (uint16_t)b->generation;
     return true;
 }

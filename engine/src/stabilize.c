@@ -19,19 +19,16 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     return 0;
 }
 
-// largest |f| over the rigid holonomic rows (the rows the projection must satisfy), and sum f^2 (the merit
-// the line search decreases)
-static fcReal fcStabilize_Residual(const fcRowStore* r, fcReal* sumSquares)
+// largest |f| over the rigid holonomic rows (the rows the projection must satisfy)
+static fcReal fcStabilize_Residual(const fcRowStore* r)
 {
-    fcReal worst = 0, sum = 0;
+    fcReal worst = 0;
     for (int i = 0; i < r->count; ++i) {
         if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) != fc_rowHolonomic) continue;
         // a one-sided row only counts while it penetrates
         fcReal e = (r->flags[i] & fc_rowUnilateral) ? (r->error[i] < 0 ? -r->error[i] : 0) : FC_FABS(r->error[i]);
-        sum += e * e;
         if (e > worst) worst = e;
     }
-    *sumSquares = sum;
     return worst;
 }
 
@@ -73,9 +70,6 @@ void fcStabilize_Project(fcWorld* world)
     // matrix J_n M^-1 J_n^T factored once; f is re-evaluated at every iterate. Its velocity (q_n+1 - q_n) / h
     // stays tangent to the start-of-step constraints, which is why the energy does not drift. When a step
     // turns so far that this stalls (a whipping chain), switch to Newton on the current gradients.
-    fcRows_Fill(world, tEnd, true);
-    fcStabilize_SelectUnilateral(r);
-    fcStabilize_Factor(world);
     bool newton = false;
     fcReal previous = 0;
     for (int it = 0;; ++it) {
@@ -84,9 +78,9 @@ void fcStabilize_Project(fcWorld* world)
             st->projectionConverged = false;
             break;
         }
-        if (newton) fcStabilize_SelectUnilateral(r);
-        fcReal merit;
-        fcReal residual = fcStabilize_Residual(r, &merit);
+        // the one-sided rows in the system are chosen where the matrix is factored: first, and at each Newton step
+        if (it == 0 || newton) fcStabilize_SelectUnilateral(r);
+        fcReal residual = fcStabilize_Residual(r);
         st->projectionResidual = residual;
         if (residual <= world->def.projectionTolerance) break;
         if (it == world->def.projectionMaxIterations) {
@@ -98,10 +92,8 @@ void fcStabilize_Project(fcWorld* world)
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);
         }
-        if (newton) {
-            fcStabilize_Factor(world);
-            st->projectionNewtonSteps += 1;
-        }
+        if (it == 0 || newton) fcStabilize_Factor(world);
+        st->projectionNewtonSteps += newton;
         previous = residual;
         // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
         // correction dq / h does not violate them

@@ -59,7 +59,6 @@ typedef struct fcJoint {
     fcReal length;                     // distance joint
     fcReal stiffness, damping;         // soft when either > 0
     int jointA, jointB;                // coupling
-    uint16_t jointAGeneration, jointBGeneration;
     fcReal ratio, offset;
     fcUserConstraintFcn* userFcn;
     void* userContext;
@@ -71,7 +70,6 @@ typedef struct fcJoint {
     int rowCount;
     fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
     void* userData;
-    bool isSpring;
     // results of the last step
     fcReal impulse[FC_MAX_JOINT_ROWS];
     fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
