@@ -125,6 +125,12 @@ static int test_unilateral_def(void)
     ud.rowCount = 2;
     ENSURE(FC_IS_NULL(fcCreateUserConstraint(w, &ud)));
     ENSURE(fcWorld_GetJointCount(w) == 0);
+    // an event index out of range is refused with its reason
+    ENSURE(fcWorld_Step(w));
+    fcClearError();
+    fcConstraintEvent e = fcWorld_GetEvent(w, 3);
+    ENSURE(e.time == 0 && FC_IS_NULL(e.joint));
+    ENSURE(strstr(fcGetLastError(), "out of range") != NULL);
     fcDestroyWorld(w);
     return 0;
 }
