@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fcWorld_Step: the pipeline of one fixed step, one timed call per stage. The only file that knows the order.
 // When the projection cannot reach f(q) = 0 within its cap (a long chain whipping at h = 1/60 s turns more
-// than Newton's basin in one step), the step is retaken from its start state in 2, then 4, then 8 substeps;
+// than Newton's basin in one step), the step is retaken from its start state in 2, 4, ... 64 substeps;
 // the multipliers are the whole impulse over the step either way.
 #include "solver.h"
 

@@ -118,7 +118,7 @@ typedef struct fcWorldStats {
     fcReal projectionResidual;   ///< largest |f| left by the projection, m (or rad)
     int projectionFailures;      ///< steps since creation whose projection did not converge
     int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
-    int substeps;                ///< 1, or 2, 4, 8 when the projection failed and the step was retaken in substeps
+    int substeps;                ///< substeps the last step was split into: for stability (joint tension) or retaken after a failed projection
     fcProfile profile;
 } fcWorldStats;
 
