@@ -242,6 +242,16 @@ static const cJSON* fcObj_Get(const fcObj* o, const char* key)
 
 static bool fcObj_Has(const fcObj* o, const char* key) { return fcObj_Get(o, key) != NULL; }
 
+// true or false. Absent: true with *out unchanged.
+static bool fcGetBool(fcLoader* L, const fcObj* o, const char* key, bool* out)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    if (item == NULL) return true;
+    if (!cJSON_IsBool(item)) return fcFail(L, o->where, key, "expected true or false, got %s", fcJsonTypeName(item));
+    *out = cJSON_IsTrue(item);
+    return true;
+}
+
 // A finite number. Absent: true with *present false and *out unchanged.
 static bool fcGetNumber(fcLoader* L, const fcObj* o, const char* key, double* out, bool* present)
 {
@@ -408,7 +418,8 @@ static int fcArrayCount(fcLoader* L, const fcObj* o, const char* key, const cJSO
 // ---------------------------------------------------------------------------------------------------------------------
 
 static const char* const fc_shapeKeys[] = {"type", "radius", "half_extents", "half_height", "density", "position",
-                                           "orientation"};
+                                           "orientation", "friction", "restitution", "rolling_friction",
+                                           "torsional_friction", "sensor", "category", "mask"};
 
 static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcShapeDef* def)
 {
@@ -418,7 +429,7 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
     const char* type = NULL;
     bool has = false;
     if (!fcGetString(L, &o, "type", &type, &has)) return false;
-    if (!has) return fcFail(L, where, "type", "missing (sphere, box, capsule or cylinder)");
+    if (!has) return fcFail(L, where, "type", "missing (sphere, box, capsule, cylinder or plane)");
     *def = fcDefaultShapeDef();
     bool usesRadius = true, usesHalfHeight = false, usesExtents = false;
     if (strcmp(type, "sphere") == 0) {
@@ -429,10 +440,12 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
         def->type = fc_capsuleShape, usesHalfHeight = true;
     } else if (strcmp(type, "cylinder") == 0) {
         def->type = fc_cylinderShape, usesHalfHeight = true;
+    } else if (strcmp(type, "plane") == 0) {
+        def->type = fc_planeShape, usesRadius = false;  // z <= 0 in the shape frame; static bodies only
     } else {
         char shown[64];
         fcPrintable(shown, sizeof shown, type);
-        return fcFail(L, where, "type", "must be sphere, box, capsule or cylinder, got \"%s\"", shown);
+        return fcFail(L, where, "type", "must be sphere, box, capsule, cylinder or plane, got \"%s\"", shown);
     }
     const char* size[3] = {"radius", "half_height", "half_extents"};
     bool used[3] = {usesRadius, usesHalfHeight, usesExtents};
@@ -465,6 +478,28 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
     if (hasDensity) def->density = (fcReal)v;
     if (!fcGetVec3(L, &o, "position", &def->localPosition, NULL)) return false;
     if (!fcGetQuat(L, &o, "orientation", &def->localOrientation)) return false;
+    // the surface: Coulomb friction, restitution (in [0, 1]), rolling and spinning resistance arms
+    bool present = false;
+    if (!fcGetPositive(L, &o, "friction", &v, true, &present)) return false;
+    if (present) def->friction = (fcReal)v;
+    if (!fcGetPositive(L, &o, "restitution", &v, true, &present)) return false;
+    if (present && v > 1) return fcFail(L, where, "restitution", "must be in [0, 1], got %g", v);
+    if (present) def->restitution = (fcReal)v;
+    if (!fcGetPositive(L, &o, "rolling_friction", &v, true, &present)) return false;
+    if (present) def->rollingFriction = (fcReal)v;
+    if (!fcGetPositive(L, &o, "torsional_friction", &v, true, &present)) return false;
+    if (present) def->torsionalFriction = (fcReal)v;
+    if (!fcGetBool(L, &o, "sensor", &def->isSensor)) return false;
+    // collision filter: category and mask as whole numbers (bit sets)
+    const char* bits[2] = {"category", "mask"};
+    uint64_t* targets[2] = {&def->categoryBits, &def->maskBits};
+    for (int k = 0; k < 2; ++k) {
+        if (!fcGetNumber(L, &o, bits[k], &v, &present)) return false;
+        if (!present) continue;
+        if (!(v >= 0 && v <= 9007199254740991.0 && v == floor(v)))
+            return fcFail(L, where, bits[k], "must be a whole number from 0 to 2^53 - 1 (a bit set), got %g", v);
+        *targets[k] = (uint64_t)v;
+    }
     return true;
 }
 
@@ -725,9 +760,9 @@ static bool fcParseLinearRows(fcLoader* L, const fcObj* o, fcLinearRows* linear)
     const cJSON* rowsJson = NULL;
     int count = fcArrayCount(L, o, "rows", &rowsJson);
     if (count < 0) return false;
-    if (rowsJson == NULL) return fcFail(L, o->where, "rows", "missing: a linear joint needs 1 to %d rows", FC_MAX_JOINT_ROWS);
-    if (count < 1 || count > FC_MAX_JOINT_ROWS)
-        return fcFail(L, o->where, "rows", "must hold 1 to %d rows, got %d", FC_MAX_JOINT_ROWS, count);
+    if (rowsJson == NULL) return fcFail(L, o->where, "rows", "missing: a linear joint needs 1 to %d rows", FC_MAX_USER_ROWS);
+    if (count < 1 || count > FC_MAX_USER_ROWS)
+        return fcFail(L, o->where, "rows", "must hold 1 to %d rows, got %d", FC_MAX_USER_ROWS, count);
     memset(linear, 0, sizeof *linear);
     linear->rowCount = count;
     int r = 0;
@@ -1001,7 +1036,8 @@ static bool fcParseExpectation(fcLoader* L, const cJSON* json, int index)
 
 static const char* const fc_sceneKeys[] = {
     "name",     "description", "gravity", "timestep", "duration", "stabilization", "baumgarte", "projection_tolerance",
-    "projection_max_iterations", "bodies", "joints", "springs", "expected"};
+    "projection_max_iterations", "sleeping", "contact_substeps", "contact_iterations", "contact_slop", "bodies",
+    "joints", "springs", "expected"};
 
 // Line and column (1-based) of position p in text.
 static void fcLineColumn(const char* text, const char* p, int* line, int* column)
@@ -1056,6 +1092,23 @@ static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
     if (!fcGetNumber(L, &o, "projection_max_iterations", &iterations, NULL)) return false;
     if (!(iterations >= 1 && iterations <= 1000000 && iterations == floor(iterations)))
         return fcFail(L, "", "projection_max_iterations", "must be a whole number from 1 to 1000000, got %g", iterations);
+    if (!fcGetBool(L, &o, "sleeping", &def.enableSleeping)) return false;
+    const char* counts[2] = {"contact_substeps", "contact_iterations"};
+    int* countTargets[2] = {&def.contactSubsteps, &def.contactIterations};
+    int countMax[2] = {64, 10000};
+    for (int k = 0; k < 2; ++k) {
+        double n = 0;
+        bool present = false;
+        if (!fcGetNumber(L, &o, counts[k], &n, &present)) return false;
+        if (!present) continue;
+        if (!(n >= 1 && n <= countMax[k] && n == floor(n)))
+            return fcFail(L, "", counts[k], "must be a whole number from 1 to %d, got %g", countMax[k], n);
+        *countTargets[k] = (int)n;
+    }
+    double slop = def.contactSlop;
+    if (!fcGetPositive(L, &o, "contact_slop", &slop, true, NULL)) return false;
+    if (slop > 1) return fcFail(L, "", "contact_slop", "must be at most 1 m, got %g", slop);
+    def.contactSlop = (fcReal)slop;
     const char* stabilization = "projection";
     if (!fcGetString(L, &o, "stabilization", &stabilization, NULL)) return false;
     if (!fcScene_ParseStabilization(stabilization, &def.stabilization)) {

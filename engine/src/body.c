@@ -184,12 +184,7 @@ void fcDestroyBody(fcBodyId bodyId)
         return;
     }
     while (b->jointCount > 0) fcJoint_DestroyInternal(world, b->joints[b->jointCount - 1]);
-    for (int i = 0; i < b->shapeCount; ++i) {
-        fcShape* s = world->shapes + b->shapes[i];
-        s->inUse = false;
-        s->generation = (uint16_t)(s->generation + 1);
-        world->shapeFree[world->shapeFreeCount++] = b->shapes[i];
-    }
+    for (int i = 0; i < b->shapeCount; ++i) fcShape_DestroyInternal(world, b->shapes[i]);
     fcFree(b->joints);
     fcFree(b->shapes);
     int generation = (uint16_t)(b->generation + 1);
@@ -283,6 +278,8 @@ bool fcBody_SetTransform(fcBodyId id, fcVec3 position, fcQuat orientation)
     body->position = position;
     body->orientation = q;
     fcBody_UpdateInverseInertia(body);
+    body->moved = true;
+    fcBody_Wake(world, body);
     return true;
 }
 
@@ -291,6 +288,8 @@ static bool fcBody_SetVelocityVector(fcBody* body, fcVec3 v, fcVec3* target, con
     if (!fcVec3_IsFinite(v)) return fcError("%s: velocity is not finite", caller);
     if (body->type == fc_staticBody) return fcError("%s: a static body cannot move", caller);
     *target = v;
+    body->asleep = false;
+    body->sleepTime = 0;
     return true;
 }
 
@@ -340,6 +339,46 @@ bool fcBody_SetForce(fcBodyId id, fcVec3 f)
     FC_BODY_GET_UNLOCKED(id, "fcBody_SetForce");
     if (!fcVec3_IsFinite(f)) return fcError("fcBody_SetForce: force is not finite");
     body->force = f;
+    return true;
+}
+
+void fcBody_Wake(fcWorld* world, fcBody* body)
+{
+    (void)world;
+    body->asleep = false;
+    body->sleepTime = 0;
+}
+
+bool fcBody_ApplyForce(fcBodyId id, fcVec3 f, fcVec3 point)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_ApplyForce");
+    if (!fcVec3_IsFinite(f) || !fcVec3_IsFinite(point)) return fcError("fcBody_ApplyForce: force or point is not finite");
+    if (body->type != fc_dynamicBody) return true;  // nothing moves a static or kinematic body
+    body->appliedForce = fcVec3_Add(body->appliedForce, f);
+    body->appliedTorque = fcVec3_Add(body->appliedTorque, fcVec3_Cross(fcVec3_Sub(point, body->position), f));
+    fcBody_Wake(world, body);
+    return true;
+}
+
+bool fcBody_ApplyTorque(fcBodyId id, fcVec3 t)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_ApplyTorque");
+    if (!fcVec3_IsFinite(t)) return fcError("fcBody_ApplyTorque: torque is not finite");
+    if (body->type != fc_dynamicBody) return true;
+    body->appliedTorque = fcVec3_Add(body->appliedTorque, t);
+    fcBody_Wake(world, body);
+    return true;
+}
+
+bool fcBody_ApplyImpulse(fcBodyId id, fcVec3 p, fcVec3 point)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_ApplyImpulse");
+    if (!fcVec3_IsFinite(p) || !fcVec3_IsFinite(point)) return fcError("fcBody_ApplyImpulse: impulse or point is not finite");
+    if (body->type != fc_dynamicBody) return true;
+    body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, body->invMass, p);
+    fcVec3 dL = fcVec3_Cross(fcVec3_Sub(point, body->position), p);
+    body->angularVelocity = fcVec3_Add(body->angularVelocity, fcMat33_MulV(body->invInertiaWorld, dL));
+    fcBody_Wake(world, body);
     return true;
 }
 

@@ -24,6 +24,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->compliance);
     fcFree(r->biasFactor);
     fcFree(r->lambda);
+    fcFree(r->bound);
     fcFree(r->arownnz);
     fcFree(r->arowadr);
     fcFree(r->acolind);
@@ -74,6 +75,7 @@ void fcRows_Layout(fcWorld* world)
     r->compliance = fcAllocZeroed(sizeof(fcReal) * n);
     r->biasFactor = fcAllocZeroed(sizeof(fcReal) * n);
     r->lambda = fcAllocZeroed(sizeof(fcReal) * n);
+    r->bound = fcAllocZeroed(sizeof(fcReal) * n);
     r->arownnz = fcAlloc(sizeof(int) * n);
     r->arowadr = fcAlloc(sizeof(int) * n);
 
@@ -152,6 +154,7 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
         fcJointPose pose;
         fcJoint_ComputePose(world, joint, time, &pose);
         fcJoint_GetTypeTable(joint->type)->fill(world, joint, &pose, tmp);
+        fcJoint_FillLimitMotor(world, joint, &pose, tmp);
         if (!errorsOnly) r->blockLeverB[b] = pose.rb;
         bool soft = fcJoint_IsSoft(joint);
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
@@ -173,11 +176,15 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
                 r->J[i][6 + m] = tmp[k].jacobian[1][m];
             }
             r->rate[i] = tmp[k].rate;
-            r->flags[i] = (uint8_t)((holonomic ? fc_rowHolonomic : 0) | (soft ? fc_rowSoft : 0) |
-                                    (joint->unilateral ? fc_rowUnilateral : 0) |
-                                    (joint->unilateral && !joint->active ? fc_rowInactive : 0));
-            r->compliance[i] = gamma;
-            r->biasFactor[i] = bias;
+            bool oneSided = k == joint->limitRow || (joint->unilateral && k == 0);
+            bool motor = k == joint->motorRow;
+            r->flags[i] = (uint8_t)((holonomic && !motor ? fc_rowHolonomic : 0) | (soft && !oneSided && !motor ? fc_rowSoft : 0) |
+                                    (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) |
+                                    ((oneSided && !joint->active) || (motor && joint->motorClamp != 0) ? fc_rowInactive : 0));
+            if (motor) r->error[i] = 0;
+            r->compliance[i] = oneSided || motor ? 0 : gamma;
+            r->biasFactor[i] = oneSided || motor ? 0 : bias;
+            r->bound[i] = motor ? joint->maxMotorForce * h : 0;
         }
     }
     return true;

@@ -13,6 +13,7 @@ enum {
     fc_rowSoft = 2,       // compliant row (stiffness/damping): never projected
     fc_rowUnilateral = 4, // f >= 0, lambda >= 0: in the system only while active
     fc_rowInactive = 8,   // a unilateral row left out this step: decoupled with a unit diagonal, lambda = 0
+    fc_rowBounded = 16,   // a motor row: |lambda| <= bound; held at the bound it is out of the system (inactive)
 };
 
 typedef struct fcRowStore {
@@ -34,6 +35,7 @@ typedef struct fcRowStore {
     fcReal* compliance;  // (count) diagonal added to A (soft rows)
     fcReal* biasFactor;  // (count) soft rows: k / (h k + c), the bias per unit error
     fcReal* lambda;      // (count) solve result (impulse, N s)
+    fcReal* bound;       // (count) bounded rows: the largest |lambda| (N s)
     // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
     int* arownnz;        // (count)
     int* arowadr;        // (count)

@@ -6,22 +6,23 @@
 
 #include <string.h>
 
-void fcEvents_Begin(fcWorld* world)
+void fcEvents_Begin(fcWorld* world) { world->eventCount = 0; }
+
+static fcConstraintEvent* fcEvents_Push(fcWorld* world)
 {
-    world->eventCount = 0;
-    if (world->eventCapacity < world->jointHigh) {
-        world->events = fcRealloc(world->events, sizeof(fcConstraintEvent) * (size_t)world->jointHigh);
-        world->eventCapacity = world->jointHigh;
+    if (world->eventCount == world->eventCapacity) {
+        world->eventCapacity = world->eventCapacity ? 2 * world->eventCapacity : 32;
+        world->events = fcRealloc(world->events, sizeof(fcConstraintEvent) * (size_t)world->eventCapacity);
     }
+    fcConstraintEvent* e = world->events + world->eventCount++;
+    memset(e, 0, sizeof *e);
+    return e;
 }
 
 static fcConstraintEvent* fcEvents_Add(fcWorld* world, fcEventType type, int joint, fcReal time)
 {
-    // at most one event per joint and step: the capacity is the joint count
-    if (world->eventCount >= world->eventCapacity) return NULL;
-    fcConstraintEvent* e = world->events + world->eventCount++;
+    fcConstraintEvent* e = fcEvents_Push(world);
     const fcJoint* j = world->joints + joint;
-    memset(e, 0, sizeof *e);
     e->type = type;
     e->joint = fcMakeJointId(world, joint);
     e->time = time;
@@ -48,6 +49,53 @@ void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed)
     fcReal s = approachSpeed > 0 ? gap / (approachSpeed * h) : 0;
     s = s < 0 ? 0 : (s > 1 ? 1 : s);
     fcEvents_Add(world, fc_eventHold, joint, world->time + s * h);
+}
+
+static fcShapeId fcEvents_ShapeId(const fcWorld* world, int shape)
+{
+    fcShapeId id = {shape + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[shape].generation};
+    return id;
+}
+
+// a contact event; dated at the step's start (begin and end are seen by the collide stage before the step moves)
+static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, const fcContact* c,
+                                              const fcContactManifold* m, fcReal time)
+{
+    fcConstraintEvent* e = fcEvents_Push(world);
+    e->type = type;
+    e->shapeA = fcEvents_ShapeId(world, c->shapeA);
+    e->shapeB = fcEvents_ShapeId(world, c->shapeB);
+    e->time = time;
+    const fcBody* a = world->bodies + c->bodyA;
+    const fcBody* b = world->bodies + c->bodyB;
+    e->positionB = b->stepStartPosition;
+    e->velocityB = b->stepStartVelocity;
+    if (m != NULL && m->pointCount > 0) {
+        e->normal = m->normal;
+        e->point = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, m->points[0].localA));
+        fcReal last = 0;
+        for (int i = 0; i < m->pointCount; ++i) last += m->points[i].lastNormalImpulse;
+        e->forceBefore = world->stepH > 0 ? last / world->stepH : 0;
+    }
+    return e;
+}
+
+void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* c, const fcContactManifold* m)
+{
+    fcEvents_AddContact(world, type, c, m, world->time);
+}
+
+void fcEvents_ContactRelease(fcWorld* world, const fcContact* c, const fcContactManifold* m, fcReal time)
+{
+    fcEvents_AddContact(world, fc_eventRelease, c, m, time);
+}
+
+const char* fcEventType_GetName(fcEventType type)
+{
+    static const char* names[] = {"release", "hold", "contact_begin", "contact_end", "stick_to_slip", "slip_to_stick",
+                                  "sensor_begin", "sensor_end"};
+    if ((int)type < 0 || type > fc_eventSensorEnd) return "unknown";
+    return names[type];
 }
 
 int fcWorld_GetEventCount(fcWorldId worldId)

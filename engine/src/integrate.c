@@ -26,11 +26,11 @@ void fcIntegrate_Velocities(fcWorld* world, fcReal h)
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody) continue;
-        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, b->force));
+        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, b->appliedForce)));
         fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
         wBody = fcImplicitGyroscopic(b->inertiaLocal, wBody, h);
         fcVec3 w = fcQuat_Rotate(b->orientation, wBody);
-        w = fcVec3_MulAdd(w, h, fcMat33_MulV(b->invInertiaWorld, b->torque));
+        w = fcVec3_MulAdd(w, h, fcMat33_MulV(b->invInertiaWorld, fcVec3_Add(b->torque, b->appliedTorque)));
         // damping dv/dt = -c v, implicitly: v / (1 + h c)
         b->linearVelocity = fcVec3_Scale(1 / (1 + h * b->linearDamping), v);
         b->angularVelocity = fcVec3_Scale(1 / (1 + h * b->angularDamping), w);

@@ -13,6 +13,7 @@ static const fcJointTypeTable s_jointTypes[fc_jointTypeCount] = {
     [fc_sliderJoint]    = {"slider",    5, fcSliderJoint_Fill},
     [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill},
     [fc_distanceJoint]  = {"distance",  1, fcDistanceJoint_Fill},
+    [fc_ropeJoint]      = {"rope",      1, fcRopeJoint_Fill},
     [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill},
     [fc_planarJoint]    = {"planar",    3, fcPlanarJoint_Fill},
     [fc_bladeJoint]     = {"blade",     1, fcBladeJoint_Fill},
@@ -63,6 +64,7 @@ fcJointDef fcDefaultJointDef(fcJointType type)
     d.normal = fcV3(0, 0, 1);
     d.length = -1;
     d.ratio = 1;
+    d.servoGain = 10;
     d.internalValue = FC_DEF_COOKIE;
     return d;
 }
@@ -155,12 +157,14 @@ static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
     j->generation = generation;
     j->inUse = true;
     j->rowStart = -1;
+    if (j->type == fc_userConstraint || j->type == fc_couplingJoint) j->limitRow = j->motorRow = -1;
     if (name) snprintf(j->name, sizeof j->name, "%s", name);
     world->joints[index] = *j;
     world->jointCount += 1;
     if (j->bodyA >= 0) fcBody_AddJoint(world->bodies + j->bodyA, index);
     if (j->bodyB >= 0 && j->bodyB != j->bodyA) fcBody_AddJoint(world->bodies + j->bodyB, index);
     world->topologyDirty = true;
+    world->contactFilterDirty = true;
     return fcMakeJointId(world, index);
 }
 
@@ -172,6 +176,76 @@ static bool fcJoint_SetSoft(fcJoint* j, fcReal stiffness, fcReal damping, const 
     j->stiffness = stiffness;
     j->damping = damping;
     return true;
+}
+
+// the rows after the type's own: the limit's, then the motor's
+static void fcJoint_LayOutExtras(fcJoint* j)
+{
+    int base = s_jointTypes[j->type].rowCount;
+    if (base == 0) return;  // user constraints: rowCount is theirs
+    j->rowCount = base;
+    j->limitRow = j->enableLimit ? j->rowCount++ : -1;
+    j->motorRow = j->enableMotor ? j->rowCount++ : -1;
+}
+
+static bool fcJoint_SetLimitsOn(fcJoint* j, bool enable, fcReal lower, fcReal upper, const char* caller)
+{
+    if (enable && j->type != fc_hingeJoint && j->type != fc_sliderJoint)
+        return fcError("%s: a %s joint has no coordinate to limit (hinge and slider do)", caller, s_jointTypes[j->type].name);
+    if (enable && (!isfinite(lower) || !isfinite(upper) || lower > upper))
+        return fcError("%s: limits must be finite with lower <= upper (got %g, %g)", caller, (double)lower, (double)upper);
+    j->enableLimit = enable;
+    j->lowerLimit = lower;
+    j->upperLimit = upper;
+    j->active = false;  // the first step decides whether the limit holds
+    fcJoint_LayOutExtras(j);
+    return true;
+}
+
+static bool fcJoint_SetMotorOn(fcJoint* j, bool enable, bool servo, fcReal speed, fcReal target, fcReal gain, fcReal maxForce,
+                               const char* caller)
+{
+    if (enable && j->type != fc_hingeJoint && j->type != fc_sliderJoint)
+        return fcError("%s: a %s joint has no coordinate to drive (hinge and slider do)", caller, s_jointTypes[j->type].name);
+    if (enable && (!isfinite(maxForce) || maxForce <= 0))
+        return fcError("%s: the motor's maxMotorForce must be > 0, got %g", caller, (double)maxForce);
+    if (enable && (!isfinite(speed) || !isfinite(target) || !isfinite(gain) || (servo && gain <= 0)))
+        return fcError("%s: motor speed, servo target and gain must be finite (gain > 0)", caller);
+    j->enableMotor = enable;
+    j->servo = servo;
+    j->motorSpeed = speed;
+    j->servoTarget = target;
+    j->servoGain = gain;
+    j->maxMotorForce = maxForce;
+    j->motorClamp = 0;
+    fcJoint_LayOutExtras(j);
+    return true;
+}
+
+void fcJoint_FillLimitMotor(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows)
+{
+    (void)world;
+    if (joint->limitRow < 0 && joint->motorRow < 0) return;
+    fcUserConstraintRow rate;
+    fcReal q = fcJoint_Coordinate(joint, pose, &rate);
+    if (joint->limitRow >= 0) {
+        // guard the nearer limit: f = q - lower >= 0 (J = dq), or f = upper - q >= 0 (J = -dq)
+        fcUserConstraintRow* row = rows + joint->limitRow;
+        bool upper = q > 0.5 * (joint->lowerLimit + joint->upperLimit);
+        fcReal sign = upper ? -1 : 1;
+        for (int s = 0; s < 2; ++s)
+            for (int k = 0; k < 6; ++k) row->jacobian[s][k] = sign * rate.jacobian[s][k];
+        row->rate = 0;
+        row->error = upper ? joint->upperLimit - q : q - joint->lowerLimit;
+    }
+    if (joint->motorRow >= 0) {
+        // J v + rate = 0 drives dq/dt to the target rate
+        fcUserConstraintRow* row = rows + joint->motorRow;
+        *row = rate;
+        fcReal target = joint->servo ? joint->servoGain * (joint->servoTarget - q) : joint->motorSpeed;
+        row->rate = -target;
+        row->error = 0;
+    }
 }
 
 fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
@@ -196,6 +270,7 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
     memset(&j, 0, sizeof j);
     j.type = def->type;
     j.userData = def->userData;
+    j.collideConnected = def->collideConnected;
     j.rowCount = s_jointTypes[def->type].rowCount;
     j.ratio = def->ratio;
     j.offset = def->offset;
@@ -223,7 +298,7 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
     fcBody_GetState(world, j.bodyB, &xb, &qb, &unused, &unused);
 
     fcVec3 anchorA = def->anchor, anchorB = def->anchor;
-    if (def->type == fc_distanceJoint) {
+    if (def->type == fc_distanceJoint || def->type == fc_ropeJoint) {
         anchorA = def->anchorA;
         anchorB = def->anchorB;
         if (!fcCheckVec(anchorA, "anchorA") || !fcCheckVec(anchorB, "anchorB")) return fc_nullJointId;
@@ -234,7 +309,7 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
         fcReal initial = fcVec3_Distance(anchorA, anchorB);
         j.length = def->length < 0 ? initial : def->length;
         if (j.length <= 1e-9 && !fcJoint_IsSoft(&j)) {
-            fcError("fcCreateJoint: a rigid distance joint needs a length > 0 (anchors %g m apart)", (double)initial);
+            fcError("fcCreateJoint: a rigid %s joint needs a length > 0 (anchors %g m apart)", s_jointTypes[def->type].name, (double)initial);
             return fc_nullJointId;
         }
     } else if (!fcCheckVec(def->anchor, "anchor")) {
@@ -294,7 +369,19 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
         j.localPerp2B = fcQuat_InvRotate(qb, fcQuat_Rotate(qa, j.localPerp2A));
     }
     j.localFrameA = fcQuat_FromZTo(fcQuat_InvRotate(qa, fcVec3_Normalize(frameAxis)));
-    if (def->type == fc_ballJoint || def->type == fc_distanceJoint) j.localFrameA = fcQuat_Identity();
+    if (def->type == fc_ballJoint || def->type == fc_distanceJoint || def->type == fc_ropeJoint) j.localFrameA = fcQuat_Identity();
+    if (def->type == fc_ropeJoint) {
+        if (fcJoint_IsSoft(&j)) {
+            fcError("fcCreateJoint: a rope cannot be soft (use a soft distance joint for an elastic string)");
+            return fc_nullJointId;
+        }
+        j.unilateral = true;
+        j.active = true;  // a rope starts taut; the first solve lets it go if it is slack
+    }
+    if (!fcJoint_SetLimitsOn(&j, def->enableLimit, def->lowerLimit, def->upperLimit, "fcCreateJoint") ||
+        !fcJoint_SetMotorOn(&j, def->enableMotor, def->servo, def->motorSpeed, def->servoTarget, def->servoGain,
+                            def->maxMotorForce, "fcCreateJoint"))
+        return fc_nullJointId;
     return fcJoint_Commit(world, &j, def->name);
 }
 
@@ -314,8 +401,8 @@ fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* d
         fcError("fcCreateUserConstraint: fcn (the row callback) is NULL");
         return fc_nullJointId;
     }
-    if (def->rowCount < 1 || def->rowCount > FC_MAX_JOINT_ROWS) {
-        fcError("fcCreateUserConstraint: rowCount must be 1..%d, got %d", FC_MAX_JOINT_ROWS, def->rowCount);
+    if (def->rowCount < 1 || def->rowCount > FC_MAX_USER_ROWS) {
+        fcError("fcCreateUserConstraint: rowCount must be 1..%d, got %d", FC_MAX_USER_ROWS, def->rowCount);
         return fc_nullJointId;
     }
     if (!fcCheckName(def->name, "fcCreateUserConstraint")) return fc_nullJointId;
@@ -333,6 +420,7 @@ fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* d
     j.userFcn = def->fcn;
     j.userContext = def->context;
     j.userData = def->userData;
+    j.collideConnected = def->collideConnected;
     j.localFrameA = fcQuat_Identity();
     if (!fcJoint_SetSoft(&j, def->stiffness, def->damping, "fcCreateUserConstraint")) return fc_nullJointId;
     if (!fcResolveBody(world, def->bodyA, true, &j.bodyA, "bodyA")) return fc_nullJointId;
@@ -535,5 +623,45 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     r.forceLocal = fcQuat_InvRotate(r.frame, r.force);
     r.momentLocal = fcQuat_InvRotate(r.frame, r.moment);
     r.violation = joint->violation;
+    if (joint->motorRow >= 0) r.motorForce = joint->impulse[joint->motorRow] / h;
+    if (joint->limitRow >= 0) {
+        fcReal sign = joint->coordinate > 0.5 * (joint->lowerLimit + joint->upperLimit) ? -1 : 1;
+        r.limitForce = sign * joint->impulse[joint->limitRow] / h;
+        r.atLimit = joint->impulse[joint->limitRow] > 0;
+    }
     return r;
+}
+
+#define FC_JOINT_GET_UNLOCKED(id, caller) \
+    FC_JOINT_GET(id, false, caller);      \
+    if (world->locked) return fcError("%s: the world is stepping", caller)
+
+bool fcJoint_SetLimits(fcJointId jointId, bool enable, fcReal lower, fcReal upper)
+{
+    FC_JOINT_GET_UNLOCKED(jointId, "fcJoint_SetLimits");
+    fcJoint copy = *joint;
+    if (!fcJoint_SetLimitsOn(&copy, enable, lower, upper, "fcJoint_SetLimits")) return false;
+    *joint = copy;
+    world->topologyDirty = true;
+    return true;
+}
+
+bool fcJoint_SetMotor(fcJointId jointId, bool enable, fcReal speed, fcReal maxForce)
+{
+    FC_JOINT_GET_UNLOCKED(jointId, "fcJoint_SetMotor");
+    fcJoint copy = *joint;
+    if (!fcJoint_SetMotorOn(&copy, enable, false, speed, 0, 10, maxForce, "fcJoint_SetMotor")) return false;
+    *joint = copy;
+    world->topologyDirty = true;
+    return true;
+}
+
+bool fcJoint_SetServo(fcJointId jointId, bool enable, fcReal target, fcReal gain, fcReal maxForce)
+{
+    FC_JOINT_GET_UNLOCKED(jointId, "fcJoint_SetServo");
+    fcJoint copy = *joint;
+    if (!fcJoint_SetMotorOn(&copy, enable, true, 0, target, gain, maxForce, "fcJoint_SetServo")) return false;
+    *joint = copy;
+    world->topologyDirty = true;
+    return true;
 }

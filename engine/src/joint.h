@@ -30,6 +30,9 @@ void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time
 // slider (travel along the axis), and the row J whose product with the velocities is its rate.
 fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rateRow);
 
+// Hinge/slider limit and motor rows, written after the type's own rows (a no-op for other joints).
+void fcJoint_FillLimitMotor(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows);
+
 // Refresh joint->coordinate and coordinateRate from the current state (after each step).
 void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint);
 
@@ -50,6 +53,7 @@ void fcHingeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUse
 void fcSliderJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcFixedJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcDistanceJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcRopeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcUniversalJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcPlanarJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcBladeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Distance joint (rigid rod, or a spring when soft): f = |p_b - p_a| - length, one row along the rod.
+// Distance joint (rigid rod, or a spring when soft): f = |p_b - p_a| - length, one row along the rod; and the
+// rope, the same row turned one-sided: f = length - |p_b - p_a| >= 0, so that lambda >= 0 can only pull.
 #include "joint.h"
 
 void fcDistanceJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose,
@@ -15,4 +16,12 @@ void fcDistanceJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJo
     fcJoint_SetLinearRow(rows, u, angA, angB);
     rows[0].rate = 0;
     rows[0].error = len - joint->length;
+}
+
+void fcRopeJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows)
+{
+    fcDistanceJoint_Fill(world, joint, pose, rows);
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 6; ++k) rows[0].jacobian[s][k] = -rows[0].jacobian[s][k];
+    rows[0].error = -rows[0].error;
 }

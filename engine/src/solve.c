@@ -19,36 +19,134 @@ static fcReal fcSolve_RowVelocity(const fcWorld* world, int i)
     return jv;
 }
 
-// factor A (inactive one-sided rows decoupled), solve A lambda = -(J v* + rate + bias), apply the impulses
+// solve A lambda = -(J v + rate + bias) with the current factorization and apply the impulses: with the
+// velocities as they are (contact impulses included) the joints' rows hold exactly afterwards
+static void fcSolve_Joints(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    double t1 = fcNowMs();
+    for (int i = 0; i < r->count; ++i)
+        r->lambda[i] = (r->flags[i] & fc_rowInactive) ? 0 : -(fcSolve_RowVelocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i));
+    fcLdlt_Solve(&world->ldlt, r->lambda);
+    fcRows_ApplyImpulses(world, r->lambda, 1, false);
+    world->stats.profile.solve += fcNowMs() - t1;
+}
+
+// factor A (inactive one-sided rows decoupled), then solve and apply
 static void fcSolve_Once(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcRows_AssembleA(world, false);
     double t0 = fcNowMs();
     world->stats.redundantRows = fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
-    double t1 = fcNowMs();
-    for (int i = 0; i < r->count; ++i)
-        r->lambda[i] = (r->flags[i] & fc_rowInactive) ? 0 : -(fcSolve_RowVelocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i));
-    fcLdlt_Solve(&world->ldlt, r->lambda);
-    fcRows_ApplyImpulses(world, r->lambda, 1, false);
-    world->stats.profile.factor += t1 - t0;
-    world->stats.profile.solve += fcNowMs() - t1;
+    world->stats.profile.factor += fcNowMs() - t0;
+    fcSolve_Joints(world);
 }
 
+static void fcSolve_JointRows(fcWorld* world);
+
+// The mixed problem, by block Gauss-Seidel: the contact rows swept by PGS, the joint rows solved exactly
+// (one back-substitution with the step's factorization) after every sweep; the joints hold exactly at the end.
 void fcSolve_Velocities(fcWorld* world)
 {
+    bool contacts = fcContacts_HasRows(world);
+    bool joints = world->rows.count > 0;
+    if (contacts) {
+        double t0 = fcNowMs();
+        fcContacts_Prepare(world);
+        fcContacts_WarmStart(world);
+        world->stats.profile.contactSolve += fcNowMs() - t0;
+    }
+    if (joints) fcSolve_JointRows(world);
+    if (!contacts) return;
+    int iterations = 0;
+    for (int it = 0; it < world->def.contactIterations; ++it) {
+        double t0 = fcNowMs();
+        fcReal change = fcContacts_Sweep(world, it);
+        world->stats.profile.contactSolve += fcNowMs() - t0;
+        iterations += 1;
+        if (joints) fcSolve_Joints(world);
+        if (change <= world->def.contactTolerance) break;
+    }
+    double t1 = fcNowMs();
+    fcContacts_Finish(world);
+    world->stats.contactIterations += iterations;
+    world->stats.profile.contactSolve += fcNowMs() - t1;
+}
+
+// the impulses of the motor rows held at their bound (row `only`, or all of them when only < 0), times sign
+static void fcSolve_ApplyHeld(fcWorld* world, fcReal sign, int only)
+{
     fcRowStore* r = &world->rows;
-    if (r->count == 0) return;
+    bool any = false;
+    for (int i = 0; i < r->count; ++i) {
+        r->lambda[i] = 0;
+        if (!(r->flags[i] & fc_rowBounded) || (only >= 0 && i != only)) continue;
+        int clamp = world->joints[r->joint[i]].motorClamp;
+        if (clamp == 0) continue;
+        r->lambda[i] = sign * clamp * r->bound[i];
+        any = true;
+    }
+    if (any) fcRows_ApplyImpulses(world, r->lambda, 1, false);
+}
+
+// A motor and an engaged limit act on the same coordinate, so both rows cannot be in the system (A would be
+// singular and the pivot guard would drop one of them at random). A motor driving away from the stop frees the
+// limit; a motor driving into it stalls there, pushing with its bound, and the limit takes the rest.
+static void fcSolve_SettleLimitMotors(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    for (int b = 0; b < r->blockCount; ++b) {
+        fcJoint* joint = world->joints + r->blockJoint[b];
+        if (joint->limitRow < 0 || joint->motorRow < 0 || !joint->active || joint->motorClamp != 0) continue;
+        int li = joint->rowStart + joint->limitRow, mi = joint->rowStart + joint->motorRow;
+        fcReal side = 0;  // +1: the limit row's J is +dq (lower limit), -1: upper
+        for (int k = 0; k < 12; ++k) side += r->J[li][k] * r->J[mi][k];
+        fcReal target = -r->rate[mi];
+        if (target * side >= 0) {
+            joint->active = false;
+            r->flags[li] |= fc_rowInactive;
+        } else {
+            joint->motorClamp = target > 0 ? 1 : -1;
+            r->flags[mi] |= fc_rowInactive;
+        }
+    }
+}
+
+// the joints alone: factor, solve, and settle the active set of the one-sided rows (limits, ropes, user
+// rows) and of the motors' bounds, each solve exact
+static void fcSolve_JointRows(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
     fcRows_ComputeW(world);
+    fcSolve_SettleLimitMotors(world);
+    fcSolve_ApplyHeld(world, 1, -1);  // a motor at its bound since the last step pushes with it from the start
     fcSolve_Once(world);
-    // one-sided rows: the exact complementarity solution by active sets. A row that came out pulling
-    // (lambda < 0) lets go; an inactive one that would close its gap within the step (J v + f / h < 0)
-    // takes hold; the solve is repeated until the set is stable (each solve is exact)
+    // one-sided rows: a row that came out pulling (lambda < 0) lets go; an inactive one that would close its
+    // gap within the step (J v + f / h < 0) takes hold. A motor whose lambda passed its bound is held there
+    // (out of the system, pushing with the bound); a held motor that now overshoots its target rate is let
+    // back in. The solve is repeated until the sets are stable.
     for (int round = 0; round < 16; ++round) {
         bool changed = false;
+        int firstHeld = -1;  // a row newly held this round (its clamp is +-2 until its impulse is applied)
         for (int i = 0; i < r->count; ++i) {
-            if (!(r->flags[i] & fc_rowUnilateral)) continue;
             fcJoint* joint = world->joints + r->joint[i];
+            if (r->flags[i] & fc_rowBounded) {
+                fcReal rate = fcSolve_RowVelocity(world, i) + r->rate[i];
+                if (joint->motorClamp == 0 && FC_FABS(r->lambda[i]) > r->bound[i]) {
+                    joint->motorClamp = r->lambda[i] > 0 ? 2 : -2;  // 2: held from this round on
+                    r->flags[i] |= fc_rowInactive;
+                    firstHeld = i;
+                    changed = true;
+                } else if (joint->motorClamp != 0 && joint->motorClamp * rate > 1e-12) {
+                    fcSolve_ApplyHeld(world, -1, i);
+                    joint->motorClamp = 0;
+                    r->flags[i] &= (uint8_t)~fc_rowInactive;
+                    changed = true;
+                }
+                continue;
+            }
+            if (!(r->flags[i] & fc_rowUnilateral)) continue;
             if (joint->active && r->lambda[i] < 0) {
                 if (joint->lastForce > 0) fcEvents_Release(world, r->joint[i], r->lambda[i]);
                 joint->active = false;
@@ -61,13 +159,30 @@ void fcSolve_Velocities(fcWorld* world)
                     joint->active = true;
                     r->flags[i] &= (uint8_t)~fc_rowInactive;
                     changed = true;
+                    if (joint->motorRow >= 0 && joint->motorClamp == 0) {
+                        // the motor drove it onto the stop: from now on it stalls there with its bound
+                        int mi = joint->rowStart + joint->motorRow;
+                        joint->motorClamp = -r->rate[mi] > 0 ? 2 : -2;
+                        r->flags[mi] |= fc_rowInactive;
+                        firstHeld = mi;
+                    }
                 }
             }
         }
         if (!changed) break;
-        // take the impulses back (velocities are linear in them) and solve with the new set
+        // take the impulses back (velocities are linear in them) and solve with the new sets; newly held
+        // motors push with their bound
         for (int i = 0; i < r->count; ++i) r->lambda[i] = -r->lambda[i];
         fcRows_ApplyImpulses(world, r->lambda, 1, false);
+        if (firstHeld >= 0) {
+            for (int i = 0; i < r->count; ++i) {
+                int* clamp = &world->joints[r->joint[i]].motorClamp;
+                bool fresh = (r->flags[i] & fc_rowBounded) && (*clamp == 2 || *clamp == -2);
+                r->lambda[i] = fresh ? (*clamp > 0 ? 1 : -1) * r->bound[i] : 0;
+                if (fresh) *clamp /= 2;
+            }
+            fcRows_ApplyImpulses(world, r->lambda, 1, false);
+        }
         fcSolve_Once(world);
     }
 }

@@ -18,7 +18,8 @@ static void fcStep_Begin(fcWorld* world)
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
         joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
     }
-    fcEvents_Begin(world);
+    world->eventCount = world->collideEventCount;  // a retaken step drops the events of the failed attempt
+    fcContacts_BeginStep(world);
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         b->stepStartPosition = b->position;
@@ -112,6 +113,12 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, int* iterations)
     fcIntegrate_Positions(world, h);
     double t4 = fcNowMs();
     prof->integratePositions += t4 - t3;
+    if (fcContacts_HasRows(world)) {
+        fcContacts_SolvePositions(world);
+        double t5 = fcNowMs();
+        prof->contactPositions += t5 - t4;
+        t4 = t5;
+    }
 
     bool converged = true;
     if (world->def.stabilization == fc_stabilizeProjection) {
@@ -143,11 +150,20 @@ bool fcWorld_Step(fcWorldId worldId)
         return false;
     }
     memset(&st->profile, 0, sizeof st->profile);
+    fcEvents_Begin(world);
+    world->stepH = h;
+    double tc = fcNowMs();
+    fcContacts_Collide(world);
+    world->collideEventCount = world->eventCount;
+    st->profile.collide = fcNowMs() - tc;
     fcReal startTime = world->time;
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     if (projected) fcStep_Snapshot(world, false);
     for (int j = 0; j < world->jointHigh; ++j) world->joints[j].activeAtStepStart = world->joints[j].active;
     int iterations = 0, substeps = fcStep_StableSubsteps(world, h);  // from the last step's forces
+    // a stack's load crosses many contacts: small substeps with a few sweeps each converge far better than
+    // one step with all the sweeps
+    if (fcContacts_HasRows(world) && substeps < world->def.contactSubsteps) substeps = world->def.contactSubsteps;
     world->stepH = h;
     fcStep_Begin(world);
     bool converged = true;
@@ -169,6 +185,9 @@ bool fcWorld_Step(fcWorldId worldId)
         for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, &iterations) && converged;
     }
     world->time = startTime + h;  // exactly, whatever the substeps added up to
+    world->substeps = substeps;
+    if (fcContacts_HasRows(world)) fcContacts_EndStep(world);
+    for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].appliedForce = world->bodies[k].appliedTorque = fcV3(0, 0, 0);
     world->h = h;
     st->projectionIterations = iterations;
     st->projectionConverged = converged;

@@ -23,6 +23,18 @@ fcWorldDef fcDefaultWorldDef(void)
     d.pivotTolerance = 1e-10;
 #endif
     d.projectionMaxIterations = 20;
+    d.contactSubsteps = 2;
+    d.contactIterations = 12;
+    d.contactTolerance = 1e-9;
+    d.contactPositionIterations = 4;
+    d.contactSlop = 0.005;
+    d.contactMargin = 0.02;
+    d.restitutionThreshold = 1;
+    d.frictionOverride = -1;
+    d.restitutionOverride = -1;
+    d.enableSleeping = true;
+    d.sleepVelocity = 0.05;
+    d.sleepTime = 0.5;
     d.internalValue = FC_DEF_COOKIE;
     return d;
 }
@@ -53,6 +65,28 @@ static bool fcCheckProjection(fcReal tol, int iters, const char* caller)
     return true;
 }
 
+static bool fcCheckContactSettings(const fcWorldDef* d)
+{
+    const char* c = "fcCreateWorld";
+    if (d->contactSubsteps < 1 || d->contactSubsteps > 64)
+        return fcError("%s: contactSubsteps must be 1..64, got %d", c, d->contactSubsteps);
+    if (d->contactIterations < 1 || d->contactIterations > 10000)
+        return fcError("%s: contactIterations must be 1..10000, got %d", c, d->contactIterations);
+    if (d->contactPositionIterations < 0 || d->contactPositionIterations > 1000)
+        return fcError("%s: contactPositionIterations must be 0..1000, got %d", c, d->contactPositionIterations);
+    if (!isfinite(d->contactTolerance) || d->contactTolerance < 0) return fcError("%s: contactTolerance must be >= 0", c);
+    if (!isfinite(d->contactSlop) || d->contactSlop < 0 || d->contactSlop > 1)
+        return fcError("%s: contactSlop must be in [0, 1] m, got %g", c, (double)d->contactSlop);
+    if (!isfinite(d->contactMargin) || d->contactMargin < 0 || d->contactMargin > 10)
+        return fcError("%s: contactMargin must be in [0, 10] m, got %g", c, (double)d->contactMargin);
+    if (!isfinite(d->restitutionThreshold) || d->restitutionThreshold < 0) return fcError("%s: restitutionThreshold must be >= 0", c);
+    if (!isfinite(d->frictionOverride) || !isfinite(d->restitutionOverride) || d->restitutionOverride > 1)
+        return fcError("%s: frictionOverride and restitutionOverride must be finite (restitution <= 1; < 0 for none)", c);
+    if (!isfinite(d->sleepVelocity) || d->sleepVelocity < 0 || !isfinite(d->sleepTime) || d->sleepTime < 0)
+        return fcError("%s: sleepVelocity and sleepTime must be >= 0", c);
+    return true;
+}
+
 fcWorldId fcCreateWorld(const fcWorldDef* def)
 {
     const char* caller = "fcCreateWorld";
@@ -68,6 +102,7 @@ fcWorldId fcCreateWorld(const fcWorldDef* def)
         !fcCheckBaumgarte(def->baumgarte, caller) ||
         !fcCheckProjection(def->projectionTolerance, def->projectionMaxIterations, caller))
         return fc_nullWorldId;
+    if (!fcCheckContactSettings(def)) return fc_nullWorldId;
     if (!isfinite(def->pivotTolerance) || def->pivotTolerance <= 0 || def->pivotTolerance >= 1) {
         fcError("fcCreateWorld: pivotTolerance must be in (0, 1), got %g", (double)def->pivotTolerance);
         return fc_nullWorldId;
@@ -82,6 +117,7 @@ fcWorldId fcCreateWorld(const fcWorldDef* def)
         w->def = *def;
         w->topologyDirty = true;
         w->stats.projectionConverged = true;
+        fcBroadphase_Init(&w->broadphase);
         fcWorldId id = {(uint16_t)(i + 1), (uint16_t)generation};
         return id;
     }
@@ -97,6 +133,12 @@ void fcDestroyWorld(fcWorldId id)
         fcFree(w->bodies[i].joints);
         fcFree(w->bodies[i].shapes);
     }
+    for (int i = 0; i < w->shapeHigh; ++i) {
+        fcHull_Destroy(w->shapes[i].hull);
+        fcMesh_Destroy(w->shapes[i].mesh);
+        fcFree(w->shapes[i].points);
+        fcFree(w->shapes[i].indices);
+    }
     fcFree(w->bodies);
     fcFree(w->bodyFree);
     fcFree(w->shapes);
@@ -110,6 +152,8 @@ void fcDestroyWorld(fcWorldId id)
     fcFree(w->snapshotVelocity);
     fcFree(w->snapshotAngularVelocity);
     fcLdlt_Free(&w->ldlt);
+    fcBroadphase_Free(&w->broadphase);
+    fcContacts_Free(&w->contacts);
     int generation = w->generation;
     memset(w, 0, sizeof *w);
     w->generation = generation;

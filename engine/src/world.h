@@ -5,6 +5,7 @@
 #define FC_WORLD_H
 
 #include "constraint_rows.h"
+#include "contact.h"
 #include "core.h"
 #include "sparse_ldlt.h"
 
@@ -23,6 +24,10 @@ typedef struct fcBody {
     fcMat33 invInertiaLocal;
     fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
     fcVec3 force, torque;
+    fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only
+    bool asleep;
+    bool moved;        // the user moved it (SetTransform): its proxies are refreshed even when static
+    fcReal sleepTime;  // s the body has been slow enough to sleep
     fcReal linearDamping, angularDamping;
     bool massFromShapes;     // mass and inertia come from the shapes
     bool inertiaFromShapes;  // the mass was given but the inertia comes from the shapes, scaled
@@ -41,7 +46,14 @@ typedef struct fcShape {
     int generation;
     bool inUse;
     int body;
-    fcShapeDef def;
+    fcShapeDef def;       // points/vertices/indices point at the copies below
+    fcGeometry geometry;  // what the narrowphase sees
+    fcHull* hull;
+    fcMesh* mesh;
+    fcVec3* points;       // hull points or mesh vertices (copied)
+    int* indices;         // mesh (copied)
+    int proxy;            // broadphase handle, -1 when none
+    fcAabb aabb;          // tight world box at the last collide stage
 } fcShape;
 
 // A joint in world storage. Local quantities are in the frame of their body (world frame for the world).
@@ -64,6 +76,13 @@ typedef struct fcJoint {
     void* userContext;
     bool holonomic;                    // user constraint rows are gradients of f
     bool unilateral;                   // f >= 0, lambda >= 0
+    bool collideConnected;             // the two bodies' shapes collide
+    // hinge/slider limit and motor: extra rows after the type's own (limitRow, motorRow: index or -1)
+    bool enableLimit, enableMotor, servo;
+    fcReal lowerLimit, upperLimit, motorSpeed, maxMotorForce, servoTarget, servoGain;
+    int limitRow, motorRow;
+    bool limitUpper;                   // the limit row guards the upper limit this step (else the lower)
+    int motorClamp;                    // 0: the motor row is in the system; +1/-1: held at +/- its force bound
     bool active;                       // unilateral: in the system this step (and the last)
     bool activeAtStepStart;            // restored when a step is retaken in substeps
     fcReal lastForce;                  // unilateral: lambda / h of its row in the last step
@@ -110,13 +129,17 @@ typedef struct fcWorld {
     int jointCapacity, jointCount, jointHigh, jointFreeCount;
     int* jointFree;
 
+    bool contactFilterDirty;  // joints changed: pairs they connect stop colliding
     bool topologyDirty;  // joints or body types changed: rebuild the row layout and the symbolic factorization
     fcRowStore rows;
     fcSparseLdlt ldlt;
     fcWorldStats stats;
     bool locked;  // inside a step
+    fcBroadphase broadphase;
+    fcContactSet contacts;
     fcConstraintEvent* events;  // (eventCapacity) the last step's events
     int eventCount, eventCapacity;
+    int collideEventCount;  // events of the collide stage (kept when a step is retaken)
 } fcWorld;
 
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
@@ -139,11 +162,16 @@ static inline int fcWorld_FirstGeneration(const fcWorld* world) { return (uint16
 void fcBody_UpdateInverseInertia(fcBody* body);
 void fcBody_RemoveJoint(fcBody* body, int joint);
 void fcBody_AddJoint(fcBody* body, int joint);
+// wake a sleeping body (and everything in its island) and restart its sleep timer
+void fcBody_Wake(fcWorld* world, fcBody* body);
 // the pose and velocity of a body index (-1: the world at rest)
 void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
 
 // shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0
 void fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body);
+// shape.c: the shape's frame in the world at its body's current pose; free one shape's storage
+fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape);
+void fcShape_DestroyInternal(fcWorld* world, int shape);
 
 // joint.c
 void fcJoint_DestroyInternal(fcWorld* world, int joint);

@@ -24,8 +24,10 @@ extern "C" {
 #define FC_VERSION_MINOR 1
 #define FC_VERSION_PATCH 0
 
-/// Largest number of scalar rows one joint or user constraint contributes.
-#define FC_MAX_JOINT_ROWS 6
+/// Largest number of scalar rows one joint contributes (a hinge or slider with a limit and a motor: 7).
+#define FC_MAX_JOINT_ROWS 8
+/// Largest number of rows of one user constraint (two bodies have six relative degrees of freedom).
+#define FC_MAX_USER_ROWS 6
 /// Longest body or joint name kept (longer names are refused).
 #define FC_NAME_CAPACITY 64
 
@@ -54,6 +56,8 @@ typedef enum fcStabilization {
     fc_stabilizeNone = 2,
 } fcStabilization;
 
+typedef struct fcContactData fcContactData;
+
 typedef struct fcWorldDef {
     fcVec3 gravity;                 ///< m/s^2, default (0, 0, -9.81)
     fcReal timestep;                ///< fixed step h in s, default 1/60
@@ -62,6 +66,24 @@ typedef struct fcWorldDef {
     fcReal projectionTolerance;     ///< largest position error the projection leaves, m (rad for angles), default 1e-10 (1e-5 in float builds)
     int projectionMaxIterations;    ///< Newton iterations cap, default 20
     fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10 (1e-5 in float builds)
+    // contacts
+    int contactSubsteps;            ///< while contacts touch, the step is split into this many substeps (at least), default 2
+    int contactIterations;          ///< projected Gauss-Seidel sweeps per substep (velocity level), default 12
+    fcReal contactTolerance;        ///< the sweeps stop early when no impulse changed by more than this, N s, default 1e-9
+    int contactPositionIterations;  ///< position-level sweeps that push overlaps back to the slop, default 4
+    fcReal contactSlop;             ///< overlap left alone (m): resting contacts stay within it, default 0.005
+    fcReal contactMargin;           ///< speculative distance (m): closer points are in the problem, default 0.02
+    fcReal restitutionThreshold;    ///< approach speed below which no bounce, m/s, default 1
+    fcReal frictionOverride;        ///< >= 0: every pair uses this friction instead of sqrt(mu_a mu_b); default -1
+    fcReal restitutionOverride;     ///< >= 0: every pair uses this restitution instead of the larger; default -1
+    bool frictionCone;              ///< project friction on the Coulomb cone instead of the pyramid, default false
+    bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
+    fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
+    fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5
+    /// Called for every touching contact before the solve: return false to disable it for this step; may
+    /// change the friction and restitution through the fcContactData it is given.
+    bool (*preSolve)(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contact, void* context);
+    void* preSolveContext;
     void* userData;
     int internalValue;  ///< set by fcDefaultWorldDef; a def not made by it is refused
 } fcWorldDef;
@@ -92,7 +114,8 @@ FC_API int fcWorld_GetJointCount(fcWorldId worldId);
 
 /// Wall time of each stage of the last step, ms.
 typedef struct fcProfile {
-    double step, integrateVelocities, buildRows, factor, solve, integratePositions, project, diagnostics;  ///< summed over substeps
+    double step, collide, broadphase, narrowphase, integrateVelocities, buildRows, factor, solve, contactSolve,
+        integratePositions, contactPositions, project, sleep, diagnostics;  ///< summed over substeps
 } fcProfile;
 
 /// What the last step measured: the world's health and the solver's work.
@@ -119,6 +142,15 @@ typedef struct fcWorldStats {
     int projectionFailures;      ///< steps since creation whose projection did not converge
     int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
     int substeps;                ///< substeps the last step was split into: for stability (joint tension) or retaken after a failed projection
+    int shapePairs;              ///< pairs whose fat boxes overlap (contacts kept by the broadphase)
+    int contactCount;            ///< manifolds with at least one point this step
+    int contactPoints;           ///< contact points (normal rows) in the contact problem
+    int contactIterations;       ///< projected Gauss-Seidel sweeps taken (summed over substeps)
+    fcReal complementarityResidual; ///< max over normal rows of |min(lambda_n, gap rate)|, in m/s (lambda in N s times 1/m_eff)
+    fcReal frictionResidual;     ///< largest excess of a friction impulse over mu lambda_n, N s (0 up to round-off)
+    fcReal maxPenetration;       ///< deepest overlap after the step, m
+    int awakeBodies;             ///< dynamic bodies not asleep
+    int islandCount;             ///< islands of the last step
     fcProfile profile;
 } fcWorldStats;
 
@@ -183,10 +215,16 @@ FC_API bool fcBody_SetMassProperties(fcBodyId bodyId, fcReal mass, fcVec3 inerti
 FC_API bool fcBody_SetForce(fcBodyId bodyId, fcVec3 force);
 FC_API bool fcBody_SetTorque(fcBodyId bodyId, fcVec3 torque);
 FC_API bool fcBody_SetDamping(fcBodyId bodyId, fcReal linear, fcReal angular);
+/// Add a force (N, world) acting at a world point for the next step only (a drag spring, a thruster); it is
+/// added to the constant force and cleared after the step. Wakes the body.
+FC_API bool fcBody_ApplyForce(fcBodyId bodyId, fcVec3 force, fcVec3 worldPoint);
+FC_API bool fcBody_ApplyTorque(fcBodyId bodyId, fcVec3 torque);
+/// Change the velocity at once by an impulse (N s, world) at a world point. Wakes the body.
+FC_API bool fcBody_ApplyImpulse(fcBodyId bodyId, fcVec3 impulse, fcVec3 worldPoint);
 FC_API void* fcBody_GetUserData(fcBodyId bodyId);
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Shapes (geometry; for now they give mass properties, collision comes later)
+// Shapes: mass properties (when the body's mass is 0) and collision geometry
 // ---------------------------------------------------------------------------------------------------------------------
 
 typedef enum fcShapeType {
@@ -194,6 +232,10 @@ typedef enum fcShapeType {
     fc_boxShape = 1,       ///< halfExtents
     fc_capsuleShape = 2,   ///< radius, halfHeight of the segment along local z
     fc_cylinderShape = 3,  ///< radius, halfHeight along local z
+    fc_hullShape = 4,      ///< convex hull of points (shape frame; copied)
+    fc_planeShape = 5,     ///< static bodies only: the half-space below the plane through the shape's origin, normal local +z
+    fc_meshShape = 6,      ///< static bodies only: a triangle mesh (vertices and indices copied)
+    fc_shapeTypeCount
 } fcShapeType;
 
 typedef struct fcShapeDef {
@@ -201,9 +243,23 @@ typedef struct fcShapeDef {
     fcReal radius;          ///< m
     fcVec3 halfExtents;     ///< m (box)
     fcReal halfHeight;      ///< m (capsule segment, cylinder)
+    const fcVec3* points;   ///< hull: points in the shape frame (at least 4 spanning a volume)
+    int pointCount;
+    const fcVec3* vertices; ///< mesh: vertices in the shape frame
+    int vertexCount;
+    const int* indices;     ///< mesh: 3 vertex indices per triangle, counter-clockwise seen from the outside
+    int triangleCount;
     fcVec3 localPosition;   ///< offset of the shape in the body frame, m
     fcQuat localOrientation;
     fcReal density;         ///< kg/m^3, default 1000
+    fcReal friction;        ///< Coulomb coefficient, default 0.6; a pair uses sqrt(mu_a mu_b) unless the world overrides
+    fcReal restitution;     ///< default 0; a pair uses the larger of the two
+    fcReal rollingFriction; ///< rolling resistance arm, m (torque <= arm * normal force), default 0
+    fcReal torsionalFriction; ///< spin resistance arm, m, default 0
+    uint64_t categoryBits;  ///< what the shape is, default 1
+    uint64_t maskBits;      ///< what it collides with, default all: a pair collides when each one's mask holds the other's category
+    bool isSensor;          ///< reports overlap begin and end, carries no force
+    bool enableContactEvents; ///< contact begin/end events for this shape, default true
     void* userData;
     int internalValue;
 } fcShapeDef;
@@ -212,7 +268,13 @@ FC_API fcShapeDef fcDefaultShapeDef(void);
 /// Attach a shape. A body created with mass 0 gets mass, centre and inertia from its shapes (the body's
 /// position stays its centre of mass: shapes are placed relative to the resulting centre).
 FC_API fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def);
+/// Detach and destroy a shape (its contacts end; the body's mass is recomputed when it came from the shapes).
+FC_API void fcDestroyShape(fcShapeId shapeId);
 FC_API bool fcShape_IsValid(fcShapeId shapeId);
+/// Change a shape's surface (friction >= 0, restitution in [0, 1]) and filter.
+FC_API bool fcShape_SetFriction(fcShapeId shapeId, fcReal friction);
+FC_API bool fcShape_SetRestitution(fcShapeId shapeId, fcReal restitution);
+FC_API bool fcShape_SetFilter(fcShapeId shapeId, uint64_t categoryBits, uint64_t maskBits);
 FC_API fcShapeDef fcShape_GetDef(fcShapeId shapeId);
 FC_API fcBodyId fcShape_GetBody(fcShapeId shapeId);
 /// Number of shapes of a body, and the i-th.
@@ -222,6 +284,44 @@ FC_API fcShapeId fcBody_GetShape(fcBodyId bodyId, int index);
 /// Mass properties of a solid shape about its own centre, in the shape frame.
 typedef struct fcMassData { fcReal mass; fcVec3 center; fcMat33 inertia; } fcMassData;
 FC_API fcMassData fcComputeShapeMass(const fcShapeDef* def);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Queries: ray casts, overlaps, shape casts and closest points against the world's shapes
+// ---------------------------------------------------------------------------------------------------------------------
+
+/// Which shapes a query sees: those whose category is in maskBits and whose mask holds categoryBits.
+typedef struct fcQueryFilter { uint64_t categoryBits, maskBits; bool includeSensors; } fcQueryFilter;
+FC_API fcQueryFilter fcDefaultQueryFilter(void);
+
+typedef struct fcRayResult {
+    bool hit;
+    fcShapeId shape;
+    fcBodyId body;
+    fcVec3 point;       ///< world, m
+    fcVec3 normal;      ///< outward surface normal, world
+    fcReal fraction;    ///< of the translation, in [0, 1] (fcWorld_ClosestPoint: the distance, m)
+    int triangle;       ///< mesh shapes: the triangle hit; -1 otherwise
+} fcRayResult;
+
+/// The closest hit along origin + t translation, t in [0, 1].
+FC_API fcRayResult fcWorld_CastRayClosest(fcWorldId worldId, fcVec3 origin, fcVec3 translation, fcQueryFilter filter);
+/// Every hit (in no particular order): the callback returns the new largest fraction to look at (the hit's
+/// fraction clips the ray, 1 goes on to all hits, 0 stops). Returns false on bad input.
+typedef fcReal fcCastResultFcn(const fcRayResult* hit, void* context);
+FC_API bool fcWorld_CastRay(fcWorldId worldId, fcVec3 origin, fcVec3 translation, fcQueryFilter filter,
+                            fcCastResultFcn* fcn, void* context);
+/// Shapes whose bounding boxes overlap [lo, hi]; the callback returns false to stop.
+typedef bool fcOverlapResultFcn(fcShapeId shape, void* context);
+FC_API bool fcWorld_OverlapAABB(fcWorldId worldId, fcVec3 lo, fcVec3 hi, fcQueryFilter filter, fcOverlapResultFcn* fcn,
+                                void* context);
+/// Shapes that overlap a convex shape (def's geometry: sphere, box, capsule, cylinder or hull) at a pose.
+FC_API bool fcWorld_OverlapShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation,
+                                 fcQueryFilter filter, fcOverlapResultFcn* fcn, void* context);
+/// Sweep a convex shape along translation: each shape it would touch, with the fraction of first contact.
+FC_API bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation,
+                              fcVec3 translation, fcQueryFilter filter, fcCastResultFcn* fcn, void* context);
+/// The point of the world's shapes closest to a point within maxDistance (hit false when none).
+FC_API fcRayResult fcWorld_ClosestPoint(fcWorldId worldId, fcVec3 point, fcReal maxDistance, fcQueryFilter filter);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Joints
@@ -238,6 +338,7 @@ typedef enum fcJointType {
     fc_bladeJoint = 7,      ///< 1 nonholonomic row: the anchor point of body_b does not move along normal x axis
     fc_couplingJoint = 8,   ///< 1 row: coord(jointA) = ratio coord(jointB) + offset (hinge angle or slider travel)
     fc_userConstraint = 9,  ///< rows supplied by a callback (see fcUserConstraintDef)
+    fc_ropeJoint = 10,      ///< 1 one-sided row: |anchor_b - anchor_a| <= length; pulls only (slack and taut are events)
     fc_jointTypeCount
 } fcJointType;
 
@@ -259,6 +360,16 @@ typedef struct fcJointDef {
     fcJointId jointB;     ///< coupling: the second hinge or slider
     fcReal ratio;         ///< coupling: coord(jointA) = ratio coord(jointB) + offset, default 1
     fcReal offset;        ///< coupling: default 0 (both coordinates are 0 at their joints' creation)
+    bool collideConnected;///< the two bodies' shapes collide with each other (default false)
+    // hinge and slider: a limit on the coordinate (one-sided rows) and a motor (a bounded row)
+    bool enableLimit;
+    fcReal lowerLimit, upperLimit;  ///< rad (hinge angle) or m (slider travel), lower <= upper
+    bool enableMotor;
+    fcReal motorSpeed;    ///< target rate, rad/s or m/s
+    fcReal maxMotorForce; ///< N m (hinge) or N (slider), > 0
+    bool servo;           ///< the motor drives the coordinate to servoTarget instead (rate = gain (target - coord))
+    fcReal servoTarget;   ///< rad or m
+    fcReal servoGain;     ///< 1/s, default 10
     void* userData;
     int internalValue;
 } fcJointDef;
@@ -280,6 +391,10 @@ FC_API fcVec3 fcJoint_GetAnchorB(fcJointId jointId);
 /// Hinge angle (rad) or slider travel (m) relative to the creation pose, and its rate.
 FC_API fcReal fcJoint_GetCoordinate(fcJointId jointId);
 FC_API fcReal fcJoint_GetCoordinateRate(fcJointId jointId);
+/// Limits and motors of a hinge or slider (see fcJointDef).
+FC_API bool fcJoint_SetLimits(fcJointId jointId, bool enable, fcReal lower, fcReal upper);
+FC_API bool fcJoint_SetMotor(fcJointId jointId, bool enable, fcReal speed, fcReal maxForce);
+FC_API bool fcJoint_SetServo(fcJointId jointId, bool enable, fcReal target, fcReal gain, fcReal maxForce);
 /// Make a joint soft (stiffness, damping >= 0; both 0 makes it rigid again).
 FC_API bool fcJoint_SetSpring(fcJointId jointId, fcReal stiffness, fcReal damping);
 FC_API const char* fcJointType_GetName(fcJointType type);
@@ -302,6 +417,9 @@ typedef struct fcJointReaction {
     fcVec3 momentLocal;   ///< moment in the joint frame
     fcQuat frame;         ///< the joint frame's orientation in the world
     fcReal violation;     ///< position error after the step, m (or rad); 0 for nonholonomic rows
+    fcReal motorForce;    ///< the motor's torque (N m) or force (N) in the last step
+    fcReal limitForce;    ///< the limit's torque or force (>= 0 pushing away from the lower limit, <= 0 from the upper)
+    bool atLimit;         ///< the limit carried load in the last step
 } fcJointReaction;
 
 FC_API fcJointReaction fcJoint_GetReaction(fcJointId jointId);
@@ -335,7 +453,7 @@ typedef struct fcUserConstraintDef {
     const char* name;
     fcBodyId bodyA;            ///< null: the world
     fcBodyId bodyB;
-    int rowCount;              ///< 1..FC_MAX_JOINT_ROWS
+    int rowCount;              ///< 1..FC_MAX_USER_ROWS
     bool holonomic;            ///< true: rows are gradients of f(q, t) and error is used; false: Pfaffian
     /// One-sided: f(q, t) >= 0 with lambda >= 0 (a surface that can push but not pull, a string that can pull
     /// but not push when f = length - distance). Holonomic only. Its release is reported as an event.
@@ -343,6 +461,7 @@ typedef struct fcUserConstraintDef {
     fcUserConstraintFcn* fcn;  ///< called at least once per step (again during projection as positions move)
     void* context;
     fcReal stiffness, damping; ///< soft rows, as for joints
+    bool collideConnected;     ///< the two bodies' shapes collide with each other (default false)
     void* userData;
     int internalValue;
 } fcUserConstraintDef;
@@ -369,24 +488,65 @@ FC_API fcSpringDef fcDefaultSpringDef(void);
 FC_API fcJointId fcCreateSpring(fcWorldId worldId, const fcSpringDef* def);
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Contacts: what each touching pair of shapes carried in the last step
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct fcContactPointData {
+    fcVec3 point;            ///< world, m: midway between the surfaces
+    fcReal separation;       ///< m at the start of the step (negative: overlap)
+    fcReal normalImpulse;    ///< lambda_n: N s over the step (>= 0)
+    fcReal tangentImpulse[2];///< friction impulses along tangent[0], tangent[1], N s
+    fcReal normalForce;      ///< lambda_n / h, N
+    bool slipping;           ///< the friction is at mu lambda_n
+    uint32_t id;             ///< feature id (stable while the same features touch)
+} fcContactPointData;
+
+struct fcContactData {
+    fcShapeId shapeA, shapeB;
+    fcBodyId bodyA, bodyB;
+    fcVec3 normal;           ///< unit, world, from a to b
+    fcVec3 tangent[2];
+    int pointCount;
+    fcContactPointData points[4];
+    fcVec3 force;            ///< total contact force on body_b, N (body_a gets -force)
+    fcReal friction, restitution; ///< the pair's coefficients (pre-solve may change them)
+    int triangle;            ///< mesh pairs: the triangle; -1 otherwise
+};
+
+/// Manifolds of the last step with at least one point in the problem, and the i-th of them.
+FC_API int fcWorld_GetContactCount(fcWorldId worldId);
+FC_API fcContactData fcWorld_GetContact(fcWorldId worldId, int index);
+/// The contacts touching one body: writes up to capacity, returns how many there are.
+FC_API int fcBody_GetContacts(fcBodyId bodyId, fcContactData* out, int capacity);
+
+// ---------------------------------------------------------------------------------------------------------------------
 // Events: a one-sided constraint letting go (its multiplier reached zero) or taking hold, with the time
 // interpolated inside the step. The array of a step is valid until the next step.
 // ---------------------------------------------------------------------------------------------------------------------
 
 typedef enum fcEventType {
-    fc_eventRelease = 0,  ///< lambda fell to zero while the bodies move apart: the constraint let go
-    fc_eventHold = 1,     ///< an inactive one-sided constraint became active (touch, rope taut)
+    fc_eventRelease = 0,      ///< lambda fell to zero while the bodies move apart: the constraint let go (rope: slack)
+    fc_eventHold = 1,         ///< an inactive one-sided constraint became active (touch, rope taut)
+    fc_eventContactBegin = 2, ///< two shapes began to touch (a point within the slop)
+    fc_eventContactEnd = 3,   ///< two shapes stopped touching
+    fc_eventStickToSlip = 4,  ///< a contact's friction reached mu lambda_n: it slides
+    fc_eventSlipToStick = 5,  ///< a sliding contact sticks again
+    fc_eventSensorBegin = 6,  ///< a shape entered a sensor (shapeA is the sensor)
+    fc_eventSensorEnd = 7,
 } fcEventType;
 
 typedef struct fcConstraintEvent {
     fcEventType type;
-    fcJointId joint;
+    fcJointId joint;       ///< the joint or user constraint; null for contact events
+    fcShapeId shapeA, shapeB; ///< contact and sensor events
+    fcVec3 point, normal;  ///< contact events: a point of the contact and its normal (a to b), world
     fcReal time;           ///< s, interpolated inside the step where lambda crossed zero
     fcReal forceBefore;    ///< N: the constraint's force (lambda / h) in the step before the event
     fcVec3 positionB;      ///< body_b's centre at the start of the step of the event, m
     fcVec3 velocityB;      ///< body_b's velocity at the start of the step of the event, m/s
 } fcConstraintEvent;
 
+FC_API const char* fcEventType_GetName(fcEventType type);
 /// Number of events of the last step.
 FC_API int fcWorld_GetEventCount(fcWorldId worldId);
 /// The i-th event of the last step (0 <= i < count).

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Collision geometry and the narrowphase: bounding boxes, contact manifolds between two shapes, and the
+// geometric queries (ray, distance, shape cast) the world's query API is built on. Pure geometry: nothing
+// here knows about bodies, worlds or the solver.
+//   collide.c            dispatch by shape pair, AABBs, ray casts by type
+//   collide_primitive.c  closed-form pairs of sphere, capsule, box, plane (box-box: SAT + face clipping)
+//   collide_convex.c     GJK distance, EPA, support maps; hulls, cylinders; triangle meshes; shape cast
+//   hull.c               convex hull from points (quickhull), its mass properties
+//   mesh.c               static triangle meshes and their bounding volume tree
+#ifndef FC_COLLIDE_H
+#define FC_COLLIDE_H
+
+#include "fulcrum/fulcrum.h"
+
+#include <stdint.h>
+
+typedef struct fcTransform { fcVec3 p; fcQuat q; } fcTransform;  // shape frame -> world
+typedef struct fcAabb { fcVec3 lo, hi; } fcAabb;
+
+typedef struct fcHull fcHull;  // hull.c
+typedef struct fcMesh fcMesh;  // mesh.c
+
+// One shape's geometry in its own frame. Capsule and cylinder axes are the local z axis; a plane is the
+// half-space z <= 0 of its frame (normal +z); a box is centred with half extents.
+typedef struct fcGeometry {
+    fcShapeType type;
+    fcReal radius;       // sphere, capsule, cylinder
+    fcReal halfHeight;   // capsule segment, cylinder: along local z
+    fcVec3 halfExtents;  // box
+    const fcHull* hull;  // fc_hullShape
+    const fcMesh* mesh;  // fc_meshShape
+} fcGeometry;
+
+#define FC_MAX_MANIFOLD_POINTS 4
+
+typedef struct fcManifoldPoint {
+    fcVec3 point;        // world: midway between the two surfaces
+    fcReal separation;   // m: negative when the shapes overlap
+    uint32_t id;         // the pair of features that made the point: stable while the same features touch
+} fcManifoldPoint;
+
+// The contact of two convex pieces: one normal, up to four points.
+typedef struct fcManifold {
+    fcVec3 normal;       // unit, world, pointing from shape a to shape b
+    int pointCount;
+    uint32_t key;        // which piece of a compound shape touched (mesh: triangle index); 0 otherwise
+    fcManifoldPoint points[FC_MAX_MANIFOLD_POINTS];
+} fcManifold;
+
+// collide.c --------------------------------------------------------------------------------------------------------
+fcAabb fcGeometry_ComputeAabb(const fcGeometry* g, fcTransform xf);
+// Contacts of a and b where their surfaces are closer than margin (margin > 0 makes speculative points with
+// separation in [0, margin)). Writes up to capacity manifolds (a convex pair gives at most one; a mesh one
+// per touching triangle) and returns how many have points. Any pair order; normals point from a to b.
+int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* out,
+              int capacity);
+// Ray origin + t dir (dir unit), 0 <= t <= maxDistance. On a hit: the distance t and the outward unit normal
+// (world). A ray starting inside a solid shape hits at t = 0 with normal -dir.
+typedef struct fcRayHitGeometry { fcReal distance; fcVec3 normal; uint32_t key; } fcRayHitGeometry;
+bool fcGeometry_RayCast(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance,
+                        fcRayHitGeometry* hit);
+
+// collide_primitive.c: each fills m (normal a -> b) and returns its point count; 0 when farther than margin.
+// The dispatcher calls them with the pair in this order (it swaps and flips otherwise).
+int fcCollide_SphereSphere(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_CapsuleSphere(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_CapsuleCapsule(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_BoxSphere(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_BoxCapsule(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_BoxBox(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_PlaneSphere(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_PlaneCapsule(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_PlaneBox(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_PlaneCylinder(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+bool fcRayCast_Sphere(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+bool fcRayCast_Capsule(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+bool fcRayCast_Box(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+bool fcRayCast_Plane(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+bool fcRayCast_Cylinder(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+
+// collide_convex.c: the general convex pair (any of sphere, capsule, box, cylinder, hull; at least one of
+// them a cylinder or a hull), the plane against a hull, and a mesh against any convex shape.
+int fcCollide_Convex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+int fcCollide_PlaneHull(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+// a is the mesh; up to capacity manifolds, one per touching triangle (key = triangle index)
+int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
+                         fcManifold* out, int capacity);
+bool fcRayCast_Hull(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+bool fcRayCast_Mesh(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
+// Closest points of two convex shapes (not plane or mesh): their distance, 0 when they overlap (then the
+// points are one common point).
+fcReal fcGeometry_Distance(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcVec3* pointA,
+                           fcVec3* pointB);
+// Sweep a by translation (b still): the first fraction in [0, 1] where they touch, with the contact point
+// and the normal (from a to b). False when they never touch, or when they overlap at the start (fraction 0).
+bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
+                          fcReal* fraction, fcVec3* point, fcVec3* normal);
+// AABB of a hull or mesh in the world (collide.c handles the primitives)
+fcAabb fcHull_ComputeAabb(const fcHull* hull, fcTransform xf);
+fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf);
+
+// hull.c: NULL with the reason in why (size whyCapacity) when the points span no volume (fewer than 4
+// points, all coplanar, non-finite). Coincident and interior points are dropped.
+fcHull* fcHull_Create(const fcVec3* points, int count, char* why, int whyCapacity);
+void fcHull_Destroy(fcHull* hull);
+int fcHull_GetVertexCount(const fcHull* hull);
+fcVec3 fcHull_GetVertex(const fcHull* hull, int i);
+// solid of unit density: volume, centroid and inertia about the centroid, in the hull's frame
+void fcHull_ComputeMass(const fcHull* hull, fcReal* volume, fcVec3* centroid, fcMat33* inertia);
+
+// mesh.c: NULL with the reason when an index is out of range, a value is not finite or there are no triangles.
+// Degenerate (zero-area) triangles are dropped.
+fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indices, int triangleCount, char* why,
+                      int whyCapacity);
+void fcMesh_Destroy(fcMesh* mesh);
+int fcMesh_GetTriangleCount(const fcMesh* mesh);
+void fcMesh_GetTriangle(const fcMesh* mesh, int i, fcVec3* a, fcVec3* b, fcVec3* c);
+// visit the triangles whose boxes overlap box (mesh frame); return false from visit to stop
+typedef bool fcMeshVisitFcn(int triangle, void* context);
+void fcMesh_Query(const fcMesh* mesh, fcAabb box, fcMeshVisitFcn* visit, void* context);
+
+#endif

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+// The contact set: shapes' broadphase proxies, the pairs whose fat boxes overlap (a hash on the shape pair),
+// the narrowphase run on each pair every step with points matched to the last step's by feature id (their
+// impulses warm-start the solve), contact begin/end and sensor events, and the contact API.
+#include "solver.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fcContacts_Free(fcContactSet* set)
+{
+    fcFree(set->contacts);
+    fcFree(set->freeList);
+    fcFree(set->hashHeads);
+    fcFree(set->touching);
+    memset(set, 0, sizeof *set);
+}
+
+static bool fcContacts_Moves(const fcBody* b) { return b->type != fc_staticBody; }
+
+static uint32_t fcPairHash(int a, int b) { return (uint32_t)a * 73856093u ^ (uint32_t)b * 19349663u; }
+
+static int fcContacts_Find(const fcContactSet* set, int a, int b)
+{
+    if (set->hashSize == 0) return -1;
+    for (int c = set->hashHeads[fcPairHash(a, b) & (uint32_t)(set->hashSize - 1)]; c >= 0; c = set->contacts[c].hashNext)
+        if (set->contacts[c].shapeA == a && set->contacts[c].shapeB == b) return c;
+    return -1;
+}
+
+static void fcContacts_Rehash(fcContactSet* set, int size)
+{
+    fcFree(set->hashHeads);
+    set->hashSize = size;
+    set->hashHeads = fcAlloc(sizeof(int) * (size_t)size);
+    for (int i = 0; i < size; ++i) set->hashHeads[i] = -1;
+    for (int c = 0; c < set->high; ++c) {
+        fcContact* k = set->contacts + c;
+        if (!k->inUse) continue;
+        uint32_t h = fcPairHash(k->shapeA, k->shapeB) & (uint32_t)(size - 1);
+        k->hashNext = set->hashHeads[h];
+        set->hashHeads[h] = c;
+    }
+}
+
+// whether two shapes may touch at all (bodies, types, filters, joints)
+static bool fcContacts_ShouldCollide(const fcWorld* world, int a, int b)
+{
+    const fcShape* sa = world->shapes + a;
+    const fcShape* sb = world->shapes + b;
+    if (sa->body == sb->body) return false;
+    if (sa->def.isSensor && sb->def.isSensor) return false;
+    if ((sa->def.categoryBits & sb->def.maskBits) == 0 || (sb->def.categoryBits & sa->def.maskBits) == 0) return false;
+    const fcBody* ba = world->bodies + sa->body;
+    const fcBody* bb = world->bodies + sb->body;
+    bool sensor = sa->def.isSensor || sb->def.isSensor;
+    // only a dynamic body is pushed by a contact; a sensor also sees kinematic and static shapes move through it
+    if (!sensor && ba->type != fc_dynamicBody && bb->type != fc_dynamicBody) return false;
+    if (sensor && ba->type == fc_staticBody && bb->type == fc_staticBody) return false;
+    const fcBody* few = ba->jointCount <= bb->jointCount ? ba : bb;
+    for (int k = 0; k < few->jointCount; ++k) {
+        const fcJoint* j = world->joints + few->joints[k];
+        bool links = (j->bodyA == sa->body && j->bodyB == sb->body) || (j->bodyA == sb->body && j->bodyB == sa->body);
+        if (links && !j->collideConnected) return false;
+    }
+    return true;
+}
+
+static void fcContacts_Create(fcWorld* world, int a, int b)
+{
+    fcContactSet* set = &world->contacts;
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    if (fcContacts_Find(set, a, b) >= 0 || !fcContacts_ShouldCollide(world, a, b)) return;
+    int index;
+    if (set->freeCount > 0) {
+        index = set->freeList[--set->freeCount];
+    } else {
+        if (set->high == set->capacity) {
+            set->capacity = set->capacity ? 2 * set->capacity : 64;
+            set->contacts = fcRealloc(set->contacts, sizeof(fcContact) * (size_t)set->capacity);
+            set->freeList = fcRealloc(set->freeList, sizeof(int) * (size_t)set->capacity);
+        }
+        index = set->high++;
+    }
+    fcContact* c = set->contacts + index;
+    memset(c, 0, sizeof *c);
+    c->inUse = true;
+    c->shapeA = a;
+    c->shapeB = b;
+    c->bodyA = world->shapes[a].body;
+    c->bodyB = world->shapes[b].body;
+    const fcShapeDef* da = &world->shapes[a].def;
+    const fcShapeDef* db = &world->shapes[b].def;
+    c->sensor = da->isSensor || db->isSensor;
+    if (set->high > set->hashSize) {
+        c->hashNext = -1;
+        c->inUse = false;  // the rehash links the live contacts; this one is linked below
+        fcContacts_Rehash(set, set->hashSize ? 2 * set->hashSize : 256);
+        c->inUse = true;
+    }
+    uint32_t h = fcPairHash(a, b) & (uint32_t)(set->hashSize - 1);
+    c->hashNext = set->hashHeads[h];
+    set->hashHeads[h] = index;
+}
+
+static void fcContacts_Destroy(fcWorld* world, int index)
+{
+    fcContactSet* set = &world->contacts;
+    fcContact* c = set->contacts + index;
+    int* link = set->hashHeads + (fcPairHash(c->shapeA, c->shapeB) & (uint32_t)(set->hashSize - 1));
+    while (*link != index) link = &set->contacts[*link].hashNext;
+    *link = c->hashNext;
+    c->inUse = false;
+    set->freeList[set->freeCount++] = index;  // the free list has room for every slot
+}
+
+static void fcContacts_PairFound(int a, int b, void* context) { fcContacts_Create(context, a, b); }
+
+void fcContacts_AddShape(fcWorld* world, int index)
+{
+    fcShape* s = world->shapes + index;
+    const fcBody* b = world->bodies + s->body;
+    s->aabb = fcGeometry_ComputeAabb(&s->geometry, fcShape_GetTransform(world, s));
+    s->proxy = fcBroadphase_CreateProxy(&world->broadphase, s->aabb, index, !fcContacts_Moves(b));
+}
+
+void fcContacts_RemoveShape(fcWorld* world, int index)
+{
+    fcShape* s = world->shapes + index;
+    fcContactSet* set = &world->contacts;
+    for (int c = 0; c < set->high; ++c)
+        if (set->contacts[c].inUse && (set->contacts[c].shapeA == index || set->contacts[c].shapeB == index))
+            fcContacts_Destroy(world, c);
+    if (s->proxy >= 0) fcBroadphase_DestroyProxy(&world->broadphase, s->proxy);
+    s->proxy = -1;
+}
+
+// the speculative distance of a pair: the world's margin, and as far as the bodies can close in one step, so
+// that a fast body meets a thin wall before it has passed it
+static fcReal fcContacts_Margin(const fcWorld* world, const fcContact* c)
+{
+    const fcBody* ba = world->bodies + c->bodyA;
+    const fcBody* bb = world->bodies + c->bodyB;
+    fcAabb boxA = world->shapes[c->shapeA].aabb, boxB = world->shapes[c->shapeB].aabb;
+    fcReal ra = ba->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxA.hi, boxA.lo);
+    fcReal rb = bb->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxB.hi, boxB.lo);
+    fcReal speed = fcVec3_Length(fcVec3_Sub(bb->linearVelocity, ba->linearVelocity)) + fcVec3_Length(ba->angularVelocity) * ra +
+                   fcVec3_Length(bb->angularVelocity) * rb;
+    fcReal reach = speed * world->def.timestep;
+    return world->def.contactMargin > reach ? world->def.contactMargin : reach;
+}
+
+static void fcContacts_MixMaterial(const fcWorld* world, fcContact* c)
+{
+    const fcShapeDef* da = &world->shapes[c->shapeA].def;
+    const fcShapeDef* db = &world->shapes[c->shapeB].def;
+    c->friction = world->def.frictionOverride >= 0 ? world->def.frictionOverride : FC_SQRT(da->friction * db->friction);
+    c->restitution = world->def.restitutionOverride >= 0 ? world->def.restitutionOverride
+                                                         : (da->restitution > db->restitution ? da->restitution : db->restitution);
+    c->rollingFriction = da->rollingFriction > db->rollingFriction ? da->rollingFriction : db->rollingFriction;
+    c->torsionalFriction = da->torsionalFriction > db->torsionalFriction ? da->torsionalFriction : db->torsionalFriction;
+}
+
+// the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id
+static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
+{
+    fcContactManifold old[FC_MAX_PAIR_MANIFOLDS];
+    int oldCount = c->manifoldCount;
+    memcpy(old, c->manifolds, sizeof(fcContactManifold) * (size_t)oldCount);
+    const fcBody* ba = world->bodies + c->bodyA;
+    const fcBody* bb = world->bodies + c->bodyB;
+    c->manifoldCount = count;
+    bool touching = false;
+    for (int m = 0; m < count; ++m) {
+        fcContactManifold* cm = c->manifolds + m;
+        const fcManifold* f = fresh + m;
+        memset(cm, 0, sizeof *cm);
+        cm->normal = f->normal;
+        // the first tangent along the sliding velocity when there is one: the friction pyramid then bounds
+        // the sliding friction by mu lambda_n exactly, as the cone would
+        fcVec3 pc = f->pointCount > 0 ? f->points[0].point : ba->position;
+        fcVec3 dv = fcVec3_Sub(fcVec3_Add(bb->linearVelocity, fcVec3_Cross(bb->angularVelocity, fcVec3_Sub(pc, bb->position))),
+                               fcVec3_Add(ba->linearVelocity, fcVec3_Cross(ba->angularVelocity, fcVec3_Sub(pc, ba->position))));
+        fcVec3 slide = fcVec3_MulAdd(dv, -fcVec3_Dot(dv, f->normal), f->normal);
+        cm->tangent[0] = fcVec3_Length(slide) > 1e-3 ? fcVec3_Normalize(slide) : fcVec3_Perpendicular(f->normal);
+        cm->tangent[1] = fcVec3_Cross(f->normal, cm->tangent[0]);
+        cm->pointCount = f->pointCount;
+        cm->key = f->key;
+        const fcContactManifold* prev = NULL;
+        for (int o = 0; o < oldCount; ++o)
+            if (old[o].key == f->key) prev = old + o;
+        if (prev) {
+            cm->rollingImpulse[0] = prev->rollingImpulse[0];
+            cm->rollingImpulse[1] = prev->rollingImpulse[1];
+            cm->twistImpulse = prev->twistImpulse;
+        }
+        for (int i = 0; i < f->pointCount; ++i) {
+            fcContactPoint* p = cm->points + i;
+            p->id = f->points[i].id;
+            p->separation = f->points[i].separation;
+            p->rA = fcVec3_Sub(f->points[i].point, ba->position);
+            p->rB = fcVec3_Sub(f->points[i].point, bb->position);
+            p->localA = fcQuat_InvRotate(ba->orientation, p->rA);
+            p->localB = fcQuat_InvRotate(bb->orientation, p->rB);
+            if (p->separation < world->def.contactSlop) touching = true;
+            if (prev == NULL) continue;
+            for (int o = 0; o < prev->pointCount; ++o) {
+                const fcContactPoint* q = prev->points + o;
+                if (q->id != p->id) continue;
+                // the tangent basis follows the normal; re-express the old friction impulse in the new one
+                fcVec3 t = fcVec3_Add(fcVec3_Scale(q->tangentImpulse[0], prev->tangent[0]), fcVec3_Scale(q->tangentImpulse[1], prev->tangent[1]));
+                p->normalImpulse = q->normalImpulse;
+                p->tangentImpulse[0] = fcVec3_Dot(t, cm->tangent[0]);
+                p->tangentImpulse[1] = fcVec3_Dot(t, cm->tangent[1]);
+                p->lastNormalImpulse = q->totalNormalImpulse;
+                p->wasSlipping = q->slipping;
+                break;
+            }
+        }
+    }
+    bool events = world->shapes[c->shapeA].def.enableContactEvents || world->shapes[c->shapeB].def.enableContactEvents;
+    if (c->sensor) {
+        // a sensor overlaps when any point is at or below zero separation
+        bool overlap = false;
+        for (int m = 0; m < count; ++m)
+            for (int i = 0; i < fresh[m].pointCount; ++i) overlap = overlap || fresh[m].points[i].separation <= 0;
+        if (overlap != c->touching) fcEvents_Contact(world, overlap ? fc_eventSensorBegin : fc_eventSensorEnd, c, NULL);
+        c->touching = overlap;
+        c->manifoldCount = 0;  // a sensor carries no force
+        return;
+    }
+    if (events && touching != c->touching) fcEvents_Contact(world, touching ? fc_eventContactBegin : fc_eventContactEnd, c, c->manifolds);
+    c->touching = touching;
+}
+
+static void fcContacts_RefreshProxies(fcWorld* world)
+{
+    fcReal h = world->def.timestep;
+    for (int k = 0; k < world->shapeHigh; ++k) {
+        fcShape* s = world->shapes + k;
+        if (!s->inUse || s->proxy < 0) continue;
+        fcBody* b = world->bodies + s->body;
+        if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
+        s->aabb = fcGeometry_ComputeAabb(&s->geometry, fcShape_GetTransform(world, s));
+        // the box swept over the coming step: a fast body's pairs are found before it reaches them
+        fcVec3 d = fcVec3_Scale(h, b->linearVelocity);
+        fcAabb swept = s->aabb;
+        swept.lo = fcV3(fmin(swept.lo.x, swept.lo.x + d.x), fmin(swept.lo.y, swept.lo.y + d.y), fmin(swept.lo.z, swept.lo.z + d.z));
+        swept.hi = fcV3(fmax(swept.hi.x, swept.hi.x + d.x), fmax(swept.hi.y, swept.hi.y + d.y), fmax(swept.hi.z, swept.hi.z + d.z));
+        fcBroadphase_MoveProxy(&world->broadphase, s->proxy, swept, d);
+    }
+    for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;
+}
+
+// The solver sweeps the contacts from the bottom up (along gravity): the load of a stack then reaches the
+// ground within one sweep instead of one box per sweep, and no side of a symmetric pile is always first.
+static const fcWorld* s_sortWorld;
+static fcReal fcContacts_Height(const fcWorld* world, const fcContact* c)
+{
+    fcVec3 g = world->def.gravity;
+    const fcContactManifold* m = c->manifolds;
+    fcVec3 p = fcVec3_Add(world->bodies[c->bodyA].position, fcQuat_Rotate(world->bodies[c->bodyA].orientation, m->points[0].localA));
+    return -fcVec3_Dot(g, p);
+}
+
+static int fcContacts_CompareHeight(const void* x, const void* y)
+{
+    const fcWorld* w = s_sortWorld;
+    fcReal a = fcContacts_Height(w, w->contacts.contacts + *(const int*)x);
+    fcReal b = fcContacts_Height(w, w->contacts.contacts + *(const int*)y);
+    return (a > b) - (a < b);
+}
+
+static void fcContacts_SortByHeight(const fcWorld* world)
+{
+    if (fcVec3_Length(world->def.gravity) == 0 || world->contacts.touchingCount < 2) return;
+    s_sortWorld = world;
+    qsort(world->contacts.touching, (size_t)world->contacts.touchingCount, sizeof(int), fcContacts_CompareHeight);
+}
+
+void fcContacts_Collide(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    fcProfile* prof = &world->stats.profile;
+    double t0 = fcNowMs();
+    if (world->contactFilterDirty) {
+        // joints came or went: a pair a joint now connects stops colliding
+        for (int c = 0; c < set->high; ++c)
+            if (set->contacts[c].inUse && !fcContacts_ShouldCollide(world, set->contacts[c].shapeA, set->contacts[c].shapeB))
+                fcContacts_Destroy(world, c);
+        world->contactFilterDirty = false;
+    }
+    fcContacts_RefreshProxies(world);
+    fcBroadphase_UpdatePairs(&world->broadphase, fcContacts_PairFound, world);
+    double t1 = fcNowMs();
+    prof->broadphase += t1 - t0;
+
+    set->touchingCount = 0;
+    int pairs = 0;
+    fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
+    for (int ci = 0; ci < set->high; ++ci) {
+        fcContact* c = set->contacts + ci;
+        if (!c->inUse) continue;
+        const fcShape* sa = world->shapes + c->shapeA;
+        const fcShape* sb = world->shapes + c->shapeB;
+        if (!fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy)) {
+            if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
+            if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
+            fcContacts_Destroy(world, ci);
+            continue;
+        }
+        pairs += 1;
+        const fcBody* ba = world->bodies + c->bodyA;
+        const fcBody* bb = world->bodies + c->bodyB;
+        bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
+        if (!asleep) {
+            fcContacts_MixMaterial(world, c);
+            int n = fcCollide(&sa->geometry, fcShape_GetTransform(world, sa), &sb->geometry, fcShape_GetTransform(world, sb),
+                              fcContacts_Margin(world, c), fresh, FC_MAX_PAIR_MANIFOLDS);
+            fcContacts_Update(world, c, fresh, n);
+        }
+        c->enabled = c->manifoldCount > 0;
+        if (c->enabled) {
+            if (set->touchingCount == set->touchingCapacity) {
+                set->touchingCapacity = set->touchingCapacity ? 2 * set->touchingCapacity : 64;
+                set->touching = fcRealloc(set->touching, sizeof(int) * (size_t)set->touchingCapacity);
+            }
+            set->touching[set->touchingCount++] = ci;
+        }
+    }
+    world->stats.shapePairs = pairs;
+    fcContacts_SortByHeight(world);
+    prof->narrowphase += fcNowMs() - t1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// API
+// ---------------------------------------------------------------------------------------------------------------------
+
+static fcShapeId fcContacts_ShapeId(const fcWorld* world, int shape)
+{
+    fcShapeId id = {shape + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[shape].generation};
+    return id;
+}
+
+void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d)
+{
+    memset(d, 0, sizeof *d);
+    const fcContactManifold* m = c->manifolds + manifold;
+    d->shapeA = fcContacts_ShapeId(world, c->shapeA);
+    d->shapeB = fcContacts_ShapeId(world, c->shapeB);
+    d->bodyA = fcMakeBodyId(world, c->bodyA);
+    d->bodyB = fcMakeBodyId(world, c->bodyB);
+    d->normal = m->normal;
+    d->tangent[0] = m->tangent[0];
+    d->tangent[1] = m->tangent[1];
+    d->pointCount = m->pointCount;
+    d->friction = c->friction;
+    d->restitution = c->restitution;
+    d->triangle = world->shapes[c->shapeA].def.type == fc_meshShape || world->shapes[c->shapeB].def.type == fc_meshShape ? (int)m->key : -1;
+    fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
+    const fcBody* ba = world->bodies + c->bodyA;
+    for (int i = 0; i < m->pointCount; ++i) {
+        const fcContactPoint* p = m->points + i;
+        fcContactPointData* q = d->points + i;
+        q->point = fcVec3_Add(world->bodies[c->bodyA].position, fcQuat_Rotate(ba->orientation, p->localA));
+        q->separation = p->separation;
+        q->normalImpulse = p->totalNormalImpulse;
+        q->tangentImpulse[0] = p->totalTangentImpulse[0];
+        q->tangentImpulse[1] = p->totalTangentImpulse[1];
+        q->normalForce = p->totalNormalImpulse * invH;
+        q->slipping = p->slipping;
+        q->id = p->id;
+        fcVec3 f = fcVec3_Scale(p->totalNormalImpulse, m->normal);
+        f = fcVec3_MulAdd(f, p->totalTangentImpulse[0], m->tangent[0]);
+        f = fcVec3_MulAdd(f, p->totalTangentImpulse[1], m->tangent[1]);
+        d->force = fcVec3_MulAdd(d->force, invH, f);
+    }
+}
+
+// the i-th manifold with points, over the touching pairs
+static bool fcContacts_Locate(const fcWorld* world, int index, const fcContact** contact, int* manifold)
+{
+    const fcContactSet* set = &world->contacts;
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        for (int m = 0; m < c->manifoldCount; ++m) {
+            if (c->manifolds[m].pointCount == 0) continue;
+            if (index-- == 0) {
+                *contact = c;
+                *manifold = m;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+int fcWorld_GetContactCount(fcWorldId worldId)
+{
+    fcWorld* world = fcGetWorld(worldId, "fcWorld_GetContactCount");
+    if (world == NULL) return 0;
+    return world->stats.contactCount;
+}
+
+fcContactData fcWorld_GetContact(fcWorldId worldId, int index)
+{
+    fcContactData d;
+    memset(&d, 0, sizeof d);
+    fcWorld* world = fcGetWorld(worldId, "fcWorld_GetContact");
+    if (world == NULL) return d;
+    const fcContact* c = NULL;
+    int m = 0;
+    if (index < 0 || !fcContacts_Locate(world, index, &c, &m)) {
+        fcError("fcWorld_GetContact: index %d out of range (the last step had %d contacts)", index, world->stats.contactCount);
+        return d;
+    }
+    fcContacts_GetData(world, c, m, &d);
+    return d;
+}
+
+int fcBody_GetContacts(fcBodyId bodyId, fcContactData* out, int capacity)
+{
+    fcWorld* world = NULL;
+    fcBody* body = fcGetBody(bodyId, &world, "fcBody_GetContacts");
+    if (body == NULL) return 0;
+    if (capacity < 0 || (capacity > 0 && out == NULL)) {
+        fcError("fcBody_GetContacts: capacity %d with %s output", capacity, out ? "an" : "no");
+        return 0;
+    }
+    int k = bodyId.index1 - 1, n = 0;
+    const fcContactSet* set = &world->contacts;
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        if (c->bodyA != k && c->bodyB != k) continue;
+        for (int m = 0; m < c->manifoldCount; ++m) {
+            if (c->manifolds[m].pointCount == 0) continue;
+            if (n < capacity) fcContacts_GetData(world, c, m, out + n);
+            n += 1;
+        }
+    }
+    return n;
+}

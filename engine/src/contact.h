@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Contacts between shapes: the pair cache fed by the broadphase, the manifolds kept across steps (their
+// impulses warm-start the next step), and the contact stages of the step.
+//   contact.c        pairs, narrowphase update with id matching, begin/end and sensor events, the API
+//   contact_solve.c  the contact LCP by projected Gauss-Seidel, coupled to the exact joint solve; the
+//                    position-level pass that pushes overlaps back to the slop
+#ifndef FC_CONTACT_H
+#define FC_CONTACT_H
+
+#include "broadphase.h"
+#include "collide.h"
+
+#define FC_MAX_PAIR_MANIFOLDS 4
+
+typedef struct fcContactPoint {
+    fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)
+    fcVec3 rA, rB;            // the same in the world frame at the start of the step
+    fcReal separation;        // at the start of the step, m
+    fcReal substepSeparation; // at the start of the substep being solved
+    fcReal normalImpulse;     // of the (sub)step being solved, N s (warm-started from the last one)
+    fcReal tangentImpulse[2];
+    fcReal totalNormalImpulse;  // over the whole step (all substeps): what is reported
+    fcReal totalTangentImpulse[2];
+    fcReal lastNormalImpulse; // the last step's, for release dating
+    fcReal trialImpulse;      // the unclamped normal impulse of the last sweep (negative: it wanted to pull)
+    fcReal normalMass, tangentMass[2];
+    fcReal approachSpeed;     // normal relative velocity before the solve, m/s (negative: approaching)
+    fcReal bias;              // the normal row holds J v >= bias
+    fcReal positionImpulse;   // position pass accumulator
+    uint32_t id;
+    bool slipping, wasSlipping;
+    bool bounced;             // restitution applied this step
+} fcContactPoint;
+
+typedef struct fcContactManifold {
+    fcVec3 normal, tangent[2];
+    int pointCount;
+    uint32_t key;
+    fcContactPoint points[FC_MAX_MANIFOLD_POINTS];
+    fcReal rollingImpulse[2], twistImpulse;
+} fcContactManifold;
+
+typedef struct fcContact {
+    bool inUse;
+    int shapeA, shapeB;       // shapeA < shapeB
+    int bodyA, bodyB;
+    int manifoldCount;
+    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
+    fcReal friction, restitution, rollingFriction, torsionalFriction;
+    bool touching;            // a point within the slop
+    bool sensor;              // one of the shapes is a sensor: overlap only
+    bool enabled;             // pre-solve may switch it off for the step
+    int hashNext;             // chain in the pair hash
+} fcContact;
+
+typedef struct fcContactSet {
+    fcContact* contacts;
+    int capacity, high, freeCount;
+    int* freeList;
+    int* hashHeads;           // (hashSize) first contact of each bucket
+    int hashSize;
+    int* touching;            // contacts with points this step, for the API (rebuilt each step)
+    int touchingCount, touchingCapacity;
+} fcContactSet;
+
+struct fcWorld;
+void fcContacts_Free(fcContactSet* set);
+// shapes
+void fcContacts_AddShape(struct fcWorld* world, int shape);
+void fcContacts_RemoveShape(struct fcWorld* world, int shape);
+// the collide stage: refresh proxies, new pairs, narrowphase on every pair, events
+void fcContacts_Collide(struct fcWorld* world);
+// contact_solve.c: per substep
+bool fcContacts_HasRows(const struct fcWorld* world);
+// the step's totals start from zero (again when the step is retaken in substeps)
+void fcContacts_BeginStep(struct fcWorld* world);
+void fcContacts_Prepare(struct fcWorld* world);
+void fcContacts_WarmStart(struct fcWorld* world);
+// sweep number `sweep` over the contact rows (odd sweeps run backwards); returns the largest impulse change
+fcReal fcContacts_Sweep(struct fcWorld* world, int sweep);
+void fcContacts_Finish(struct fcWorld* world);
+// after the step: release and stick/slip events
+void fcContacts_EndStep(struct fcWorld* world);
+void fcContacts_SolvePositions(struct fcWorld* world);
+
+#endif

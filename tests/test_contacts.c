@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: MIT
+// Contacts against known answers: resting loads (m g, k m g down a stack), stacks and the S3 pyramid
+// standing, restitution (rebound to e^2 h), tunnelling, friction on an incline (cases.md case 5 with real
+// contact), the skier's release from a real dome (case 4), complementarity, filters, events, bad shapes.
+#include "test_macros.h"
+
+#include "fulcrum/fulcrum.h"
+
+#include <string.h>
+
+static const double g = 9.81, pi = 3.14159265358979323846;
+
+static fcWorldId fcMakeWorld(double h, bool sleeping)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.timestep = h;
+    wd.enableSleeping = sleeping;
+    return fcCreateWorld(&wd);
+}
+
+// a static ground: the plane z = 0
+static fcBodyId fcAddGround(fcWorldId w, double friction)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    bd.name = "ground";
+    fcBodyId ground = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_planeShape;
+    sd.friction = friction;
+    fcCreateShape(ground, &sd);
+    return ground;
+}
+
+static fcBodyId fcAddBox(fcWorldId w, fcVec3 p, fcVec3 half, double mass, double friction)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = p;
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_boxShape;
+    sd.halfExtents = half;
+    sd.friction = friction;
+    sd.density = mass / (8 * half.x * half.y * half.z);
+    fcCreateShape(b, &sd);
+    return b;
+}
+
+// the total normal force (N) the contacts between body a and body b carried in the last step, along +z on b
+static double fcContactForceZ(fcBodyId body, fcBodyId other)
+{
+    fcContactData c[16];
+    int n = fcBody_GetContacts(body, c, 16);
+    double f = 0;
+    for (int i = 0; i < n && i < 16; ++i) {
+        bool match = (c[i].bodyA.index1 == other.index1 && c[i].bodyB.index1 == body.index1) ||
+                     (c[i].bodyB.index1 == other.index1 && c[i].bodyA.index1 == body.index1);
+        if (!match) continue;
+        double sign = c[i].bodyB.index1 == body.index1 ? 1 : -1;
+        f += sign * c[i].force.z;
+    }
+    return f;
+}
+
+static int test_box_rests_on_ground(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyId ground = fcAddGround(w, 0.6);
+    double m = 2;
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 0.25), fcV3(0.5, 0.5, 0.25), m, 0.6);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    // the weight, to 0.1 %
+    ENSURE_NEAR(fcContactForceZ(box, ground), m * g, 1e-3 * m * g);
+    fcWorldStats st = fcWorld_GetStats(w);
+    ENSURE(st.contactCount == 1 && st.contactPoints == 4);
+    ENSURE_LE(st.maxPenetration, 0.005);
+    ENSURE_NEAR(fcBody_GetPosition(box).z, 0.25, 0.005);
+    ENSURE_LE(fcVec3_Length(fcBody_GetLinearVelocity(box)), 1e-6);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int test_stack_of_five_carries_k_m_g(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyId ground = fcAddGround(w, 0.6);
+    double m = 1;
+    fcBodyId boxes[5];
+    for (int k = 0; k < 5; ++k) boxes[k] = fcAddBox(w, fcV3(0, 0, 0.5 + k * 1.0), fcV3(0.5, 0.5, 0.5), m, 0.6);
+    for (int i = 0; i < 240; ++i) ENSURE(fcWorld_Step(w));
+    // the k-th contact from the top carries k m g, to 1 %
+    for (int k = 0; k < 5; ++k) {
+        fcBodyId below = k == 0 ? ground : boxes[k - 1];
+        double expected = (5 - k) * m * g;
+        ENSURE_NEAR(fcContactForceZ(boxes[k], below), expected, 0.01 * expected);
+    }
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// between t = 1 s (settled) and t = 10 s no box moves more than 1 cm; penetration stays within the slop
+static int fcCheckStands(fcWorldId w, fcBodyId* boxes, int n, const char* what)
+{
+    fcVec3 settled[256];
+    double deepest = 0, worstResidual = 0;
+    for (int i = 0; i < 600; ++i) {
+        ENSURE(fcWorld_Step(w));
+        fcWorldStats st = fcWorld_GetStats(w);
+        if (i == 59)
+            for (int k = 0; k < n; ++k) settled[k] = fcBody_GetPosition(boxes[k]);
+        if (i >= 60) deepest = fmax(deepest, st.maxPenetration);
+        worstResidual = fmax(worstResidual, st.complementarityResidual);
+    }
+    double drift = 0;
+    for (int k = 0; k < n; ++k) drift = fmax(drift, fcVec3_Distance(fcBody_GetPosition(boxes[k]), settled[k]));
+    printf("  %s: drift %.3g m from 1 s to 10 s, deepest penetration %.3g m, worst complementarity residual %.3g m/s\n", what,
+           drift, deepest, worstResidual);
+    ENSURE_LE(drift, 0.01);
+    ENSURE_LE(deepest, 0.005);
+    return 0;
+}
+
+static int test_stack_of_ten_stands(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcBodyId boxes[10];
+    for (int k = 0; k < 10; ++k) boxes[k] = fcAddBox(w, fcV3(0, 0, 0.5 + k * 1.0), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    ENSURE(fcCheckStands(w, boxes, 10, "stack of 10") == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// benchmark-scenes.md S3: 210 unit cubes, rows of 20 - r, 5 cm apart, mu = 0.6
+static int test_pyramid_stands(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcBodyId boxes[210];
+    int n = 0;
+    for (int r = 0; r < 20; ++r)
+        for (int j = 0; j < 20 - r; ++j)
+            boxes[n++] = fcAddBox(w, fcV3((j - (19 - r) / 2.0) * 1.05, 0, 0.5 + r), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    ENSURE(fcCheckStands(w, boxes, n, "pyramid of 20") == 0);
+    fcWorldStats st = fcWorld_GetStats(w);
+    // complementarity after the iterations: no contact pulls, and the residual is below tolerance
+    for (int i = 0; i < fcWorld_GetContactCount(w); ++i) {
+        fcContactData c = fcWorld_GetContact(w, i);
+        for (int k = 0; k < c.pointCount; ++k) ENSURE(c.points[k].normalImpulse >= 0);
+    }
+    printf("  pyramid: %d contacts, %d points, %d sweeps, residual %.3g m/s, %.3f ms/step\n", st.contactCount, st.contactPoints,
+           st.contactIterations, st.complementarityResidual, st.profile.step);
+    ENSURE_LE(st.complementarityResidual, 1e-3);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static fcBodyId fcAddSphere(fcWorldId w, fcVec3 p, double r, double mass, double friction, double restitution)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = p;
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.radius = r;
+    sd.friction = friction;
+    sd.restitution = restitution;
+    sd.density = mass / (4 * pi * r * r * r / 3);
+    fcCreateShape(b, &sd);
+    return b;
+}
+
+// dropped from 1 m with restitution e it rebounds to e^2 m (within 2 %)
+static int test_restitution_rebound(void)
+{
+    double e = 0.8, r = 0.1;
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcBodyId ball = fcAddSphere(w, fcV3(0, 0, r + 1), r, 1, 0.6, e);
+    double peak = 0, bottom = 10;
+    bool bounced = false;
+    for (int i = 0; i < 120; ++i) {
+        ENSURE(fcWorld_Step(w));
+        double z = fcBody_GetPosition(ball).z - r;
+        double vz = fcBody_GetLinearVelocity(ball).z;
+        bottom = fmin(bottom, z);
+        if (vz > 0) bounced = true;
+        if (bounced) peak = fmax(peak, z);
+        if (bounced && vz < 0) break;
+    }
+    printf("  restitution %.2f: rebound to %.4f m (exact %.4f), lowest %.4f m\n", e, peak, e * e, bottom);
+    ENSURE(bounced);
+    ENSURE_NEAR(peak, e * e, 0.02 * e * e);
+    ENSURE(bottom > -0.005);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// a small sphere at 100 m/s does not pass through a thin static box
+static int test_no_tunnelling(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    bd.position = fcV3(5, 0, 0);
+    fcBodyId wall = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_boxShape;
+    sd.halfExtents = fcV3(0.01, 2, 2);  // 2 cm thick
+    fcCreateShape(wall, &sd);
+    fcBodyId ball = fcAddSphere(w, fcV3(0, 0.3, 0), 0.05, 0.1, 0.6, 0);
+    ENSURE(fcBody_SetLinearVelocity(ball, fcV3(100, 0, 0)));
+    double farthest = 0;
+    for (int i = 0; i < 60; ++i) {
+        ENSURE(fcWorld_Step(w));
+        farthest = fmax(farthest, fcBody_GetPosition(ball).x);
+    }
+    printf("  tunnelling: the ball got to x = %.4f m (the wall's face is at 4.99 m)\n", farthest);
+    ENSURE_LE(farthest, 4.99 - 0.05 + 0.005);
+    ENSURE_LE(fcBody_GetLinearVelocity(ball).x, 1e-6);  // stopped (restitution 0), not through
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// cases.md case 4 as a real contact: a small frictionless sphere on a frictionless static sphere; the centre
+// moves on a circle of 5 m, so it leaves at cos = 2/3 with v = sqrt(2 g R / 3)
+static int fcRunDome(double h, double* angle, double* speed, double* worstForce, int* releases)
+{
+    const double R = 5, r = 0.05, m = 70;
+    fcWorldId w = fcMakeWorld(h, false);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    fcBodyId domeBody = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.radius = R - r;
+    sd.friction = 0;
+    fcShapeId dome = fcCreateShape(domeBody, &sd);
+    fcBodyId skier = fcAddSphere(w, fcV3(0, 0, R), r, m, 0, 0);
+    ENSURE(fcBody_SetLinearVelocity(skier, fcV3(0.05, 0, 0)));
+    *releases = 0;
+    *worstForce = 0;
+    bool released = false;
+    for (int i = 0; i < (int)(4 / h) && !released; ++i) {
+        fcVec3 x0 = fcBody_GetPosition(skier);
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            if (ev.type != fc_eventRelease) continue;
+            ENSURE(FC_ID_EQUALS(ev.shapeA, dome) || FC_ID_EQUALS(ev.shapeB, dome));
+            *releases += 1;
+            double dt = ev.time - (fcWorld_GetTime(w) - h);
+            fcVec3 x = fcVec3_MulAdd(ev.positionB, dt, ev.velocityB);
+            *angle = acos(x.z / fcVec3_Length(x)) * 180 / pi;
+            *speed = fcVec3_Length(ev.velocityB);
+            released = true;
+        }
+        if (released) break;
+        double cosTheta = x0.z / fcVec3_Length(x0);
+        fcContactData c[2];
+        double force = fcBody_GetContacts(skier, c, 2) > 0 ? fcVec3_Length(c[0].force) : 0;
+        *worstForce = fmax(*worstForce, fabs(force - m * g * (3 * cosTheta - 2)) / (m * g));
+    }
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int test_skier_leaves_real_dome(void)
+{
+    double exactAngle = acos(2.0 / 3.0) * 180 / pi, exactSpeed = sqrt(2 * g * 5 / 3);
+    double hs[2] = {1.0 / 240, 1.0 / 1000}, tol[2] = {0.5, 0.05};
+    for (int k = 0; k < 2; ++k) {
+        double angle = 0, speed = 0, worst = 0;
+        int releases = 0;
+        ENSURE(fcRunDome(hs[k], &angle, &speed, &worst, &releases) == 0);
+        printf("  dome contact at h = 1/%.0f: release at %.4f deg (exact %.4f), %.4f m/s (exact %.4f), normal force within "
+               "%.2e m g of m g (3 cos - 2)\n",
+               1 / hs[k], angle, exactAngle, speed, exactSpeed, worst);
+        ENSURE(releases == 1);
+        ENSURE_NEAR(angle, exactAngle, tol[k]);
+        ENSURE_NEAR(speed, exactSpeed, 0.01 * exactSpeed);
+        ENSURE_LE(worst, 0.02);
+    }
+    return 0;
+}
+
+// cases.md case 5 with real contact: a hoop or a disk (a cylinder lying on its side) on a 30 deg incline
+static int fcRunIncline(double inertiaFactor, double mu, double* accel, double* friction, int* stickToSlip)
+{
+    const double alpha = 30 * pi / 180, m = 2, R = 0.2;
+    fcWorldId w = fcMakeWorld(1.0 / 240, false);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    bd.orientation = fcQuat_FromAxisAngle(fcV3(0, 1, 0), alpha);  // normal (sin a, 0, cos a): downhill is +x
+    fcBodyId slope = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_planeShape;
+    sd.friction = mu;
+    fcCreateShape(slope, &sd);
+    fcVec3 n = fcV3(sin(alpha), 0, cos(alpha)), down = fcV3(cos(alpha), 0, -sin(alpha));
+    fcBodyDef wd = fcDefaultBodyDef();
+    wd.position = fcVec3_Scale(R, n);
+    wd.orientation = fcQuat_FromAxisAngle(fcV3(1, 0, 0), pi / 2);  // the cylinder's axis along y
+    wd.mass = m;
+    double ia = inertiaFactor * m * R * R, it = 0.5 * ia + m * 0.01 / 3;
+    wd.inertia = fcV3(it, it, ia);
+    fcBodyId wheel = fcCreateBody(w, &wd);
+    fcShapeDef cd = fcDefaultShapeDef();
+    cd.type = fc_cylinderShape;
+    cd.radius = R;
+    cd.halfHeight = 0.05;
+    cd.friction = mu;
+    fcCreateShape(wheel, &cd);
+    *stickToSlip = 0;
+    double f = 0;
+    int samples = 0;
+    for (int i = 0; i < 240; ++i) {
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) *stickToSlip += fcWorld_GetEvent(w, e).type == fc_eventStickToSlip;
+        if (i < 24) continue;  // the first steps settle the contact
+        fcContactData c[2];
+        ENSURE(fcBody_GetContacts(wheel, c, 2) == 1);
+        double sign = FC_ID_EQUALS(c[0].bodyB, wheel) ? 1 : -1;
+        f += -sign * fcVec3_Dot(c[0].force, down);  // friction points uphill
+        samples += 1;
+    }
+    *accel = fcVec3_Dot(fcBody_GetLinearVelocity(wheel), down) / 1.0;
+    *friction = f / samples;
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int test_incline_rolls_and_slips(void)
+{
+    const double sa = 0.5, m = 2;
+    double a, f;
+    int slips;
+    // hoop: a = g sin/2 = 2.4525, friction m g sin / 2 = 4.905 N, mu 0.5 > 0.2887
+    ENSURE(fcRunIncline(1, 0.5, &a, &f, &slips) == 0);
+    printf("  hoop rolling: a = %.4f m/s^2 (exact 2.4525), friction %.4f N (exact 4.905), %d slips\n", a, f, slips);
+    ENSURE_NEAR(a, g * sa / 2, 0.02 * g * sa / 2);
+    ENSURE_NEAR(f, m * g * sa / 2, 0.02 * m * g * sa / 2);
+    ENSURE(slips == 0);
+    // disk: a = 2/3 g sin = 3.27, friction m g sin / 3 = 3.27 N, mu 0.3 > 0.1925
+    ENSURE(fcRunIncline(0.5, 0.3, &a, &f, &slips) == 0);
+    printf("  disk rolling: a = %.4f m/s^2 (exact 3.27), friction %.4f N (exact 3.27), %d slips\n", a, f, slips);
+    ENSURE_NEAR(a, 2 * g * sa / 3, 0.02 * 2 * g * sa / 3);
+    ENSURE_NEAR(f, m * g * sa / 3, 0.02 * m * g * sa / 3);
+    ENSURE(slips == 0);
+    // hoop with mu 0.1 < 0.2887: it slides, a = g (sin - mu cos), friction mu m g cos, and says so
+    double cs = sqrt(3) / 2;
+    ENSURE(fcRunIncline(1, 0.1, &a, &f, &slips) == 0);
+    printf("  hoop slipping: a = %.4f m/s^2 (exact %.4f), friction %.4f N (exact %.4f), %d stick-to-slip events\n", a,
+           g * (sa - 0.1 * cs), f, 0.1 * m * g * cs, slips);
+    ENSURE(slips == 1);
+    ENSURE_NEAR(a, g * (sa - 0.1 * cs), 0.02 * g * (sa - 0.1 * cs));
+    ENSURE_NEAR(f, 0.1 * m * g * cs, 0.02 * 0.1 * m * g * cs);
+    return 0;
+}
+
+// a hinge at its limit holds a horizontal lever with torque m g l; a motor lifting a payload reports the torque
+static int test_hinge_limit_and_motor(void)
+{
+    const double m = 3, l = 0.8;
+    fcWorldId w = fcMakeWorld(1.0 / 240, false);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(l, 0, 0);  // a point mass at the end of a massless lever along x
+    bd.mass = m;
+    bd.inertia = fcV3(1e-4, 1e-4, 1e-4);
+    fcBodyId bob = fcCreateBody(w, &bd);
+    fcJointDef jd = fcDefaultJointDef(fc_hingeJoint);
+    jd.bodyB = bob;
+    jd.anchor = fcV3(0, 0, 0);
+    jd.axis = fcV3(0, 1, 0);  // gravity turns it about +y (positive angle downwards)
+    jd.enableLimit = true;
+    jd.lowerLimit = -1;
+    jd.upperLimit = 0;  // it may rise but not fall below the horizontal
+    fcJointId hinge = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(hinge));
+    ENSURE(fcJoint_GetRowCount(hinge) == 6);
+    for (int i = 0; i < 240; ++i) ENSURE(fcWorld_Step(w));
+    fcJointReaction r = fcJoint_GetReaction(hinge);
+    printf("  limit: holds the lever with %.6f N m (exact m g l = %.6f), angle %.3g rad\n", r.limitForce, m * g * l,
+           fcJoint_GetCoordinate(hinge));
+    ENSURE(r.atLimit);
+    ENSURE_NEAR(fabs(r.limitForce), m * g * l, 0.01 * m * g * l);
+    ENSURE_NEAR(fcJoint_GetCoordinate(hinge), 0, 1e-6);
+    // a motor raising it at 0.5 rad/s (angle decreasing) with up to 100 N m: it needs m g l cos(angle)
+    ENSURE(fcJoint_SetMotor(hinge, true, -0.5, 100));
+    ENSURE(fcJoint_GetRowCount(hinge) == 7);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    r = fcJoint_GetReaction(hinge);
+    double angle = fcJoint_GetCoordinate(hinge);
+    printf("  motor: %.4f N m at %.4f rad, %.4f rad/s (exact m g l cos = %.4f)\n", r.motorForce, angle,
+           fcJoint_GetCoordinateRate(hinge), m * g * l * cos(angle));
+    ENSURE_NEAR(fcJoint_GetCoordinateRate(hinge), -0.5, 1e-9);
+    ENSURE_NEAR(fabs(r.motorForce), m * g * l * cos(angle), 0.01 * m * g * l);
+    ENSURE(!r.atLimit);
+    // a motor too weak to lift it stalls at its bound and the lever falls back onto the limit
+    ENSURE(fcJoint_SetMotor(hinge, true, -0.5, 5));
+    for (int i = 0; i < 480; ++i) ENSURE(fcWorld_Step(w));
+    r = fcJoint_GetReaction(hinge);
+    printf("  weak motor: %.4f N m (bound 5), limit %.4f N m\n", r.motorForce, r.limitForce);
+    ENSURE_NEAR(fabs(r.motorForce), 5, 1e-9);
+    ENSURE_NEAR(fabs(r.limitForce), m * g * l - 5, 0.01 * m * g * l);
+    // bad limits and motors are refused and change nothing
+    fcClearError();
+    ENSURE(!fcJoint_SetLimits(hinge, true, 1, -1));
+    ENSURE(strstr(fcGetLastError(), "lower <= upper") != NULL);
+    ENSURE(!fcJoint_SetMotor(hinge, true, 1, -2));
+    ENSURE(fcJoint_GetRowCount(hinge) == 7);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// a rope pulls only: slack it carries nothing, taut it holds the weight, and both changes are events
+static int test_rope_slack_and_taut(void)
+{
+    const double m = 2;
+    fcWorldId w = fcMakeWorld(1.0 / 240, false);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, -0.5);
+    bd.mass = m;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId load = fcCreateBody(w, &bd);
+    fcJointDef jd = fcDefaultJointDef(fc_ropeJoint);
+    jd.bodyB = load;
+    jd.anchorA = fcV3(0, 0, 0);
+    jd.anchorB = fcV3(0, 0, -0.5);
+    jd.length = 1;  // 0.5 m of slack
+    fcJointId rope = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(rope));
+    int holds = 0, releases = 0;
+    double slackForce = 1;
+    for (int i = 0; i < 240; ++i) {
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            holds += ev.type == fc_eventHold;
+            releases += ev.type == fc_eventRelease;
+        }
+        if (i == 20) slackForce = fcJoint_GetReaction(rope).lambda[0];
+    }
+    ENSURE(slackForce == 0);
+    ENSURE(holds >= 1);
+    // it fell 0.5 m and jerked taut (inelastically): now it hangs at the rope's length with m g
+    ENSURE_NEAR(fcBody_GetPosition(load).z, -1, 1e-6);
+    ENSURE_NEAR(fcJoint_GetReaction(rope).lambda[0], m * g, 1e-6 * m * g);
+    ENSURE(fcJoint_GetReaction(rope).force.z > 0);  // it pulls up
+    // thrown up, it goes slack again: a release
+    ENSURE(fcBody_SetLinearVelocity(load, fcV3(0, 0, 3)));
+    for (int i = 0; i < 20; ++i) {
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) releases += fcWorld_GetEvent(w, e).type == fc_eventRelease;
+    }
+    ENSURE(releases >= 1);
+    ENSURE(fcJoint_GetReaction(rope).lambda[0] == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int fcCountEvents(fcWorldId w, fcEventType type)
+{
+    int n = 0;
+    for (int e = 0; e < fcWorld_GetEventCount(w); ++e) n += fcWorld_GetEvent(w, e).type == type;
+    return n;
+}
+
+// contact begin/end events, sensors (no force), filters and joined bodies that do not collide
+static int test_events_sensors_filters(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcBodyId ball = fcAddSphere(w, fcV3(0, 0, 0.3), 0.1, 1, 0.6, 0);
+    int begins = 0, ends = 0;
+    for (int i = 0; i < 30; ++i) {
+        ENSURE(fcWorld_Step(w));
+        begins += fcCountEvents(w, fc_eventContactBegin);
+    }
+    ENSURE(begins == 1);
+    ENSURE(fcBody_SetLinearVelocity(ball, fcV3(0, 0, 5)));
+    for (int i = 0; i < 10; ++i) {
+        ENSURE(fcWorld_Step(w));
+        ends += fcCountEvents(w, fc_eventContactEnd);
+    }
+    ENSURE(ends == 1);
+    // a sensor box around the ball's path reports it entering and carries no force
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    bd.position = fcV3(0, 0, 3);
+    fcBodyId sensorBody = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_boxShape;
+    sd.halfExtents = fcV3(1, 1, 0.2);
+    sd.isSensor = true;
+    fcCreateShape(sensorBody, &sd);
+    ENSURE(fcBody_SetTransform(ball, fcV3(0, 0, 2), fcQuat_Identity()));
+    ENSURE(fcBody_SetLinearVelocity(ball, fcV3(0, 0, 6)));
+    int sensed = 0;
+    double vz = 0;
+    for (int i = 0; i < 15; ++i) {
+        double before = fcBody_GetLinearVelocity(ball).z;
+        ENSURE(fcWorld_Step(w));
+        sensed += fcCountEvents(w, fc_eventSensorBegin);
+        vz = fcBody_GetLinearVelocity(ball).z;
+        ENSURE_NEAR(vz, before - g / 60, 1e-9);  // gravity alone: the sensor does not push
+    }
+    ENSURE(sensed == 1);
+    // filters: a ball whose mask leaves out the ground's category falls through it
+    fcBodyId ghost = fcAddSphere(w, fcV3(3, 0, 0.5), 0.1, 1, 0.6, 0);
+    ENSURE(fcShape_SetFilter(fcBody_GetShape(ghost, 0), 2, ~(uint64_t)1));
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_GetPosition(ghost).z < -1);
+    // two overlapping boxes joined by a ball joint do not push each other (collide_connected false)
+    fcBodyId a = fcAddBox(w, fcV3(6, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcBodyId b = fcAddBox(w, fcV3(6.5, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyA = a;
+    jd.bodyB = b;
+    jd.anchor = fcV3(6.25, 0, 0.5);
+    ENSURE(FC_IS_NON_NULL(fcCreateJoint(w, &jd)));
+    for (int i = 0; i < 5; ++i) ENSURE(fcWorld_Step(w));
+    fcContactData c[8];
+    int n = fcBody_GetContacts(a, c, 8);
+    for (int i = 0; i < n && i < 8; ++i) ENSURE(!(FC_ID_EQUALS(c[i].bodyA, b) || FC_ID_EQUALS(c[i].bodyB, b)));
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// bad shapes are refused with a message, and the body is unchanged
+static int test_bad_shapes(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyDef bd = fcDefaultBodyDef();
+    fcBodyId body = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.radius = 0;
+    fcClearError();
+    ENSURE(FC_IS_NULL(fcCreateShape(body, &sd)));
+    ENSURE(strstr(fcGetLastError(), "radius must be > 0") != NULL);
+    fcVec3 flat[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    sd = fcDefaultShapeDef();
+    sd.type = fc_hullShape;
+    sd.points = flat;
+    sd.pointCount = 4;
+    ENSURE(FC_IS_NULL(fcCreateShape(body, &sd)));
+    ENSURE(strstr(fcGetLastError(), "hull refused") != NULL);
+    fcVec3 v[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    int idx[3] = {0, 1, 7};
+    bd.type = fc_staticBody;
+    fcBodyId ground = fcCreateBody(w, &bd);
+    sd = fcDefaultShapeDef();
+    sd.type = fc_meshShape;
+    sd.vertices = v;
+    sd.vertexCount = 3;
+    sd.indices = idx;
+    sd.triangleCount = 1;
+    ENSURE(FC_IS_NULL(fcCreateShape(ground, &sd)));
+    ENSURE(strstr(fcGetLastError(), "mesh refused") != NULL);
+    sd = fcDefaultShapeDef();
+    sd.type = fc_planeShape;
+    ENSURE(FC_IS_NULL(fcCreateShape(body, &sd)));  // a plane on a dynamic body
+    ENSURE(strstr(fcGetLastError(), "static body") != NULL);
+    sd = fcDefaultShapeDef();
+    sd.friction = -1;
+    ENSURE(FC_IS_NULL(fcCreateShape(body, &sd)));
+    ENSURE(fcBody_GetShapeCount(body) == 0 && fcBody_GetShapeCount(ground) == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// the world's queries see the shapes: the closest ray hit, an AABB overlap
+static fcReal fcCountHit(const fcRayResult* hit, void* context)
+{
+    (void)hit;
+    *(int*)context += 1;
+    return 1;
+}
+
+static bool fcCountOverlap(fcShapeId shape, void* context)
+{
+    (void)shape;
+    *(int*)context += 1;
+    return true;
+}
+
+static int test_queries(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 2), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcRayResult r = fcWorld_CastRayClosest(w, fcV3(0, 0, 10), fcV3(0, 0, -20), fcDefaultQueryFilter());
+    ENSURE(r.hit && FC_ID_EQUALS(r.body, box));
+    ENSURE_NEAR(r.point.z, 2.5, 1e-12);
+    ENSURE_NEAR(r.fraction, 7.5 / 20, 1e-12);
+    ENSURE_NEAR(r.normal.z, 1, 1e-12);
+    int hits = 0;
+    ENSURE(fcWorld_CastRay(w, fcV3(0, 0, 10), fcV3(0, 0, -20), fcDefaultQueryFilter(), fcCountHit, &hits));
+    ENSURE(hits == 2);  // the box and the ground
+    int overlaps = 0;
+    ENSURE(fcWorld_OverlapAABB(w, fcV3(-0.1, -0.1, 1.9), fcV3(0.1, 0.1, 2.1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
+    ENSURE(overlaps == 1);
+    fcClearError();
+    ENSURE(!fcWorld_OverlapAABB(w, fcV3(1, 0, 0), fcV3(0, 1, 1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
+    ENSURE(strstr(fcGetLastError(), "lo <= hi") != NULL);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    fc_testFilter = argc > 1 ? argv[1] : NULL;
+    RUN_TEST(test_box_rests_on_ground);
+    RUN_TEST(test_stack_of_five_carries_k_m_g);
+    RUN_TEST(test_stack_of_ten_stands);
+    RUN_TEST(test_pyramid_stands);
+    RUN_TEST(test_restitution_rebound);
+    RUN_TEST(test_no_tunnelling);
+    RUN_TEST(test_skier_leaves_real_dome);
+    RUN_TEST(test_incline_rolls_and_slips);
+    RUN_TEST(test_hinge_limit_and_motor);
+    RUN_TEST(test_rope_slack_and_taut);
+    RUN_TEST(test_events_sensors_filters);
+    RUN_TEST(test_bad_shapes);
+    RUN_TEST(test_queries);
+    return fc_testFailures ? 1 : 0;
+}
