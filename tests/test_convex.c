@@ -708,8 +708,10 @@ static int test_mesh_box_on_two_triangles(void)
         mask |= CornerMask(&m[k], 1);
     }
     ENSURE(mask == 15);
-    // capacity 1: one manifold only
+    // capacity 1: the two triangles' manifolds merge into one holding the 4 corners, keyed by the lower index
     ENSURE(fcCollide(&g, At(0, 0, 0), &box, At(0, 0, 0.99), 0, m, 1) == 1);
+    ENSURE(m[0].pointCount == 4 && m[0].key == 0 && Near3(m[0].normal, fcV3(0, 0, 1), TIGHT) && CornerMask(&m[0], 1) == 15);
+    for (int i = 0; i < 4; ++i) ENSURE(AtCorner(m[0].points[i].point, 1, -0.005, TIGHT));
     // a mesh turned and moved: the same contact in the world
     fcQuat q = fcQuat_FromAxisAngle(fcV3(1, 0, 0), 1.5707963267948966);  // the ground becomes the plane y = 2
     fcVec3 up = fcQuat_Rotate(q, fcV3(0, 0, 1));
@@ -770,6 +772,27 @@ static int test_mesh_internal_edges(void)
     ENSURE_NEAR(m[0].points[0].separation, 0.0, TIGHT);
     n = fcCollide(&sq, At(0, 0, 0), &s, At(5.2, 0, 0.3), 0, m, 8);
     ENSURE(n == 1 && Near3(m[0].normal, fcVec3_Normalize(fcV3(0.2, 0, 0.3)), TIGHT));
+    // the same grid as a triangle soup (every triangle its own three vertices, as exporters split them):
+    // neighbours are found by position, so only the 32 outer edges are boundaries and nothing catches
+    static fcVec3 soupV[128 * 3];
+    static int soupI[128 * 3];
+    for (int t = 0; t < 128; ++t) {
+        fcMesh_GetTriangle(grid, t, &soupV[3 * t], &soupV[3 * t + 1], &soupV[3 * t + 2]);
+        for (int c = 0; c < 3; ++c) soupI[3 * t + c] = 3 * t + c;
+    }
+    fcMesh* soup = fcMesh_Create(soupV, 128 * 3, soupI, 128, NULL, 0);
+    ENSURE(soup != NULL);
+    int boundary = 0;
+    for (int e = 0; e < 3 * 128; ++e) boundary += soup->neighbors[e] < 0;
+    ENSURE(boundary == 32);
+    fcGeometry gs = MeshGeom(soup);
+    for (int step = 0; step <= 20; ++step) {
+        fcReal x = -1 + step * 0.1;
+        n = fcCollide(&gs, At(0, 0, 0), &box, AtQ(fcV3(x, 0.37 * x, 0.29), turns[1]), 0, m, 32);
+        ENSURE(n >= 1);
+        for (int i = 0; i < n; ++i) ENSURE(Near3(m[i].normal, fcV3(0, 0, 1), TIGHT));
+    }
+    fcMesh_Destroy(soup);
     fcHull_Destroy(cube);
     fcMesh_Destroy(square);
     fcMesh_Destroy(grid);
@@ -937,6 +960,166 @@ static int test_shape_casts(void)
     return 0;
 }
 
+// ---- resting in a world ----------------------------------------------------------------------------------------------
+
+static fcBodyId AddBody(fcWorldId w, fcBodyType type, fcVec3 p, fcQuat q, const fcShapeDef* sd)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = type;
+    bd.position = p;
+    bd.orientation = q;
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcCreateShape(b, sd);
+    return b;
+}
+
+// normal force (N, +z on body) from all of body's contacts with other
+static double ForceZ(fcBodyId body, fcBodyId other)
+{
+    fcContactData c[32];
+    int n = fcBody_GetContacts(body, c, 32);
+    double f = 0;
+    for (int i = 0; i < n && i < 32; ++i) {
+        bool ab = c[i].bodyA.index1 == other.index1 && c[i].bodyB.index1 == body.index1;
+        bool ba = c[i].bodyB.index1 == other.index1 && c[i].bodyA.index1 == body.index1;
+        if (ab) f += c[i].force.z;
+        if (ba) f -= c[i].force.z;
+    }
+    return f;
+}
+
+static int test_world_resting_on_hulls_and_meshes(void)
+{
+    // the solver warm-starts by point ids: a hull stack over the mesh's internal edges, a cylinder standing on
+    // a hull slab and a capsule lying across triangles all come to rest and stay there
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcVec3 v[81];
+    int idx[8 * 8 * 6], k = 0;
+    for (int j = 0; j <= 8; ++j)
+        for (int i = 0; i <= 8; ++i) v[j * 9 + i] = fcV3(i - 4, j - 4, 0);
+    for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < 8; ++i) {
+            int a = j * 9 + i, b = a + 1, c = a + 10, d = a + 9;
+            idx[k++] = a, idx[k++] = b, idx[k++] = c, idx[k++] = a, idx[k++] = c, idx[k++] = d;
+        }
+    fcShapeDef gd = fcDefaultShapeDef();
+    gd.type = fc_meshShape;
+    gd.vertices = v;
+    gd.vertexCount = 81;
+    gd.indices = idx;
+    gd.triangleCount = 128;
+    fcBodyId ground = AddBody(w, fc_staticBody, fcV3(0, 0, 0), fcQuat_Identity(), &gd);
+    fcVec3 corners[8];
+    for (int i = 0; i < 8; ++i) corners[i] = fcV3(i & 1 ? 0.25 : -0.25, i & 2 ? 0.25 : -0.25, i & 4 ? 0.25 : -0.25);
+    fcShapeDef hd = fcDefaultShapeDef();
+    hd.type = fc_hullShape;
+    hd.points = corners;
+    hd.pointCount = 8;
+    fcBodyId bodies[8];
+    int n = 0;
+    for (int i = 0; i < 4; ++i)  // over the grid corner (-2, -2): four triangles' shared edges below
+        bodies[n++] = AddBody(w, fc_dynamicBody, fcV3(-1.97, -2.04, 0.25 + 0.5 * i), fcQuat_Identity(), &hd);
+    fcVec3 slabPts[8];
+    for (int i = 0; i < 8; ++i) slabPts[i] = fcV3(i & 1 ? 0.8 : -0.8, i & 2 ? 0.8 : -0.8, i & 4 ? 0.1 : -0.1);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_hullShape;
+    sd.points = slabPts;
+    sd.pointCount = 8;
+    bodies[n++] = AddBody(w, fc_dynamicBody, fcV3(1.5, 1.5, 0.1), fcQuat_Identity(), &sd);
+    fcShapeDef cd = fcDefaultShapeDef();
+    cd.type = fc_cylinderShape;
+    cd.radius = 0.3;
+    cd.halfHeight = 0.4;
+    bodies[n++] = AddBody(w, fc_dynamicBody, fcV3(1.6, 1.4, 0.6), fcQuat_Identity(), &cd);
+    fcShapeDef pd = fcDefaultShapeDef();
+    pd.type = fc_capsuleShape;
+    pd.radius = 0.2;
+    pd.halfHeight = 0.6;
+    bodies[n++] = AddBody(w, fc_dynamicBody, fcV3(2.02, -1.5, 0.2), fcQuat_FromAxisAngle(fcV3(0.3, 1, 0), 1.5707963267948966), &pd);
+    fcVec3 settled[8];
+    double deepest = 0;
+    for (int i = 0; i < 600; ++i) {
+        ENSURE(fcWorld_Step(w));
+        if (i == 119)
+            for (int b = 0; b < n; ++b) settled[b] = fcBody_GetPosition(bodies[b]);
+        if (i >= 120) deepest = fmax(deepest, fcWorld_GetStats(w).maxPenetration);
+    }
+    double drift = 0;
+    for (int b = 0; b < n; ++b) {
+        drift = fmax(drift, fcVec3_Distance(fcBody_GetPosition(bodies[b]), settled[b]));
+        ENSURE_LE(fcVec3_Length(fcBody_GetLinearVelocity(bodies[b])), 1e-3);
+    }
+    printf("  resting on hulls and meshes: drift %.3g m from 2 s to 10 s, deepest penetration %.3g m\n", drift, deepest);
+    ENSURE_LE(drift, 0.005);
+    ENSURE_LE(deepest, 0.01);
+    // the mesh carries the stack's weight (4 cubes of 125 kg) through several triangles
+    double weight = 4 * 125 * 9.81;
+    ENSURE_NEAR(ForceZ(bodies[0], ground), weight, 0.01 * weight);
+    ENSURE_NEAR(fcBody_GetPosition(bodies[3]).z, 1.75, 0.02);
+    ENSURE_NEAR(fcBody_GetPosition(bodies[5]).z, 0.6, 0.02);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+static int test_world_sliding_over_internal_edges(void)
+{
+    // frictionless box and hull cube sliding diagonally across a flat grid mesh: an internal edge that caught
+    // would kick them up or slow them down
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcVec3 v[81];
+    int idx[8 * 8 * 6], k = 0;
+    for (int j = 0; j <= 8; ++j)
+        for (int i = 0; i <= 8; ++i) v[j * 9 + i] = fcV3(i - 4, j - 4, 0);
+    for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < 8; ++i) {
+            int a = j * 9 + i, b = a + 1, c = a + 10, d = a + 9;
+            idx[k++] = a, idx[k++] = b, idx[k++] = c, idx[k++] = a, idx[k++] = c, idx[k++] = d;
+        }
+    fcShapeDef gd = fcDefaultShapeDef();
+    gd.type = fc_meshShape;
+    gd.vertices = v;
+    gd.vertexCount = 81;
+    gd.indices = idx;
+    gd.triangleCount = 128;
+    AddBody(w, fc_staticBody, fcV3(0, 0, 0), fcQuat_Identity(), &gd);
+    fcVec3 corners[8];
+    for (int i = 0; i < 8; ++i) corners[i] = fcV3(i & 1 ? 0.2 : -0.2, i & 2 ? 0.2 : -0.2, i & 4 ? 0.2 : -0.2);
+    fcShapeDef hd = fcDefaultShapeDef();
+    hd.type = fc_hullShape;
+    hd.points = corners;
+    hd.pointCount = 8;
+    hd.friction = 0;
+    fcShapeDef bd = fcDefaultShapeDef();
+    bd.type = fc_boxShape;
+    bd.halfExtents = fcV3(0.2, 0.2, 0.2);
+    bd.friction = 0;
+    fcBodyId bodies[2] = {AddBody(w, fc_dynamicBody, fcV3(-3, -2.5, 0.2), fcQuat_Identity(), &hd),
+                          AddBody(w, fc_dynamicBody, fcV3(-3, -0.5, 0.2), fcQuat_FromAxisAngle(fcV3(0, 0, 1), 0.4), &bd)};
+    fcVec3 v0 = fcV3(3, 1.1, 0);
+    for (int b = 0; b < 2; ++b) fcBody_SetLinearVelocity(bodies[b], v0);
+    double worstVz = 0, worstW = 0;
+    for (int i = 0; i < 100; ++i) {
+        ENSURE(fcWorld_Step(w));
+        for (int b = 0; b < 2; ++b) {
+            worstVz = fmax(worstVz, fabs(fcBody_GetLinearVelocity(bodies[b]).z));
+            worstW = fmax(worstW, fcVec3_Length(fcBody_GetAngularVelocity(bodies[b])));
+        }
+    }
+    printf("  sliding over internal edges: worst |v_z| %.3g m/s, worst |w| %.3g rad/s\n", worstVz, worstW);
+    for (int b = 0; b < 2; ++b) {
+        fcVec3 vb = fcBody_GetLinearVelocity(bodies[b]);
+        ENSURE_NEAR(vb.x, v0.x, 0.01 * v0.x);
+        ENSURE_NEAR(vb.y, v0.y, 0.01 * v0.x);
+        ENSURE_NEAR(fcBody_GetPosition(bodies[b]).z, 0.2, 0.005);
+    }
+    ENSURE_LE(worstVz, 0.05);
+    ENSURE_LE(worstW, 0.05);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // ---- cost ------------------------------------------------------------------------------------------------------------
 
 static int test_cost_hull_hull_cubes(void)
@@ -987,6 +1170,8 @@ int main(int argc, char** argv)
     RUN_TEST(test_mesh_query);
     RUN_TEST(test_ray_casts);
     RUN_TEST(test_shape_casts);
+    RUN_TEST(test_world_resting_on_hulls_and_meshes);
+    RUN_TEST(test_world_sliding_over_internal_edges);
     RUN_TEST(test_cost_hull_hull_cubes);
     TEST_MAIN_END();
 }

@@ -4,9 +4,9 @@
 // here knows about bodies, worlds or the solver.
 //   collide.c            dispatch by shape pair, AABBs, ray casts by type
 //   collide_primitive.c  closed-form pairs of sphere, capsule, box, plane (box-box: SAT + face clipping)
-//   collide_convex.c     GJK distance, EPA, support maps; hulls, cylinders; triangle meshes; shape cast
-//   hull.c               convex hull from points (quickhull), its mass properties
-//   mesh.c               static triangle meshes and their bounding volume tree
+//   collide_convex.c     GJK distance, EPA, support maps; hulls, cylinders; triangles of meshes; shape cast
+//   hull.c               convex hull from points (quickhull), its mass properties and box (convex.h: layout)
+//   mesh.c               static triangle meshes, their bounding volume tree, box and ray casts
 #ifndef FC_COLLIDE_H
 #define FC_COLLIDE_H
 
@@ -87,15 +87,15 @@ int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* 
                          fcManifold* out, int capacity);
 bool fcRayCast_Hull(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 bool fcRayCast_Mesh(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
-// Closest points of two convex shapes (not plane or mesh): their distance, 0 when they overlap (then the
-// points are one common point).
+// Closest points of two convex shapes: their distance, 0 when they overlap (then the points are one common
+// point); -1 when either is a plane or a mesh (not supported).
 fcReal fcGeometry_Distance(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcVec3* pointA,
                            fcVec3* pointB);
 // Sweep a by translation (b still): the first fraction in [0, 1] where they touch, with the contact point
 // and the normal (from a to b). False when they never touch, or when they overlap at the start (fraction 0).
 bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                           fcReal* fraction, fcVec3* point, fcVec3* normal);
-// AABB of a hull or mesh in the world (collide.c handles the primitives)
+// AABB of a hull (hull.c) or mesh (mesh.c) in the world (collide.c handles the primitives)
 fcAabb fcHull_ComputeAabb(const fcHull* hull, fcTransform xf);
 fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf);
 
@@ -109,7 +109,8 @@ fcVec3 fcHull_GetVertex(const fcHull* hull, int i);
 void fcHull_ComputeMass(const fcHull* hull, fcReal* volume, fcVec3* centroid, fcMat33* inertia);
 
 // mesh.c: NULL with the reason when an index is out of range, a value is not finite or there are no triangles.
-// Degenerate (zero-area) triangles are dropped.
+// Degenerate (zero-area) triangles are dropped; triangle indices (manifold and ray keys, fcMesh_GetTriangle)
+// count the kept triangles, so they are the input's only when none was dropped.
 fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indices, int triangleCount, char* why,
                       int whyCapacity);
 void fcMesh_Destroy(fcMesh* mesh);

@@ -80,7 +80,8 @@ typedef struct fcTriangleStore {
     fcReal d[2];
 } fcTriangleStore;
 
-// Box corners: bit 0, 1, 2 of the index set means +x, +y, +z. Faces +x, -x, +y, -y, +z, -z.
+// Box corners: bit 0, 1, 2 of the index set means +x, +y, +z. Faces +x, -x, +y, -y, +z, -z. The edges keep
+// convex.h's convention (v0 -> v1 counterclockwise in f0), which the SAT's Gauss-map test relies on.
 static const int fcBoxLoops[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
 static const fcHullFace fcBoxFaces[6] = {{{0, 0, 0}, 0, 0, 4},  {{0, 0, 0}, 0, 4, 4},  {{0, 0, 0}, 0, 8, 4},
                                          {{0, 0, 0}, 0, 12, 4}, {{0, 0, 0}, 0, 16, 4}, {{0, 0, 0}, 0, 20, 4}};
@@ -389,6 +390,7 @@ static void fcSolve3(fcSupportPoint A, fcSupportPoint B, fcSupportPoint C, fcSim
     fcReal den = va + vb + vc;
     if (!(den > 0)) {
         fcSimplex e[3];
+        memset(e, 0, sizeof e);  // fcSolve2 fills what count says; the optimizer cannot see it
         fcSolve2(A, B, &e[0]);
         fcSolve2(B, C, &e[1]);
         fcSolve2(A, C, &e[2]);
@@ -551,6 +553,7 @@ static bool fcEpa_Run(const fcConvex* A, const fcConvex* B, const fcSimplex* s0,
     fcEpa e;
     e.pc = s0->count;
     e.fc = 0;
+    memset(e.p, 0, sizeof e.p[0] * 4);  // the tetrahedron's slots (the optimizer cannot see they are all filled)
     for (int i = 0; i < s0->count; ++i) e.p[i] = s0->v[i];
     fcReal scale = A->size + B->size;
     fcReal tol = FC_EPA_REL * scale;
@@ -597,6 +600,7 @@ static bool fcEpa_Run(const fcConvex* A, const fcConvex* B, const fcSimplex* s0,
     // with the last good face.
     fcEpaFace result;
     fcSupportPoint corner[3];
+    memset(corner, 0, sizeof corner);
     bool haveResult = false;
     int edges[3 * FC_EPA_FACES][2];
     for (int iter = 0; iter < FC_EPA_ITERATIONS; ++iter) {
@@ -1153,6 +1157,21 @@ static void fcSegment_Closest(fcVec3 p1, fcVec3 q1, fcVec3 p2, fcVec3 q2, fcVec3
     *c2 = fcVec3_MulAdd(p2, t, d2);
 }
 
+#define FC_SAT_CACHE 64
+typedef struct fcSatEdge { fcVec3 p, d, n0, n1; } fcSatEdge;  // start, vector, the faces' normals times sign
+
+static inline fcSatEdge fcSat_EdgeOf(const fcConvex* c, int e, fcReal sign)
+{
+    const fcHullEdge* he = c->edges + e;
+    fcSatEdge x;
+    x.p = c->v[he->v0];
+    x.d = fcVec3_Sub(c->v[he->v1], x.p);
+    // a segment or a triangle's edge has no faces of its own (or two that Gauss pruning does not use)
+    x.n0 = he->f0 >= 0 ? fcVec3_Scale(sign, c->n[he->f0]) : fcV3(0, 0, 0);
+    x.n1 = he->f1 >= 0 ? fcVec3_Scale(sign, c->n[he->f1]) : fcV3(0, 0, 0);
+    return x;
+}
+
 // False when an axis separates the cores by more than limit.
 static bool fcSat_Run(const fcConvex* A, const fcConvex* B, fcReal limit, fcSat* out)
 {
@@ -1170,24 +1189,25 @@ static bool fcSat_Run(const fcConvex* A, const fcConvex* B, fcReal limit, fcSat*
         if (s > fb) fb = s, ib = f;
     }
     bool gauss = A->solid && B->solid;
+    // B's edges, read once per A edge: laid out together when they fit (a box's or a small hull's)
+    fcSatEdge cache[FC_SAT_CACHE], spare;
+    bool cached = B->edgeCount <= FC_SAT_CACHE;
+    for (int j = 0; cached && j < B->edgeCount; ++j) cache[j] = fcSat_EdgeOf(B, j, -1);
     for (int i = 0; i < A->edgeCount; ++i) {
-        const fcHullEdge* e1 = A->edges + i;
-        fcVec3 pa = A->v[e1->v0], da = fcVec3_Sub(A->v[e1->v1], pa);
+        fcSatEdge e1 = fcSat_EdgeOf(A, i, 1);
         for (int j = 0; j < B->edgeCount; ++j) {
-            const fcHullEdge* e2 = B->edges + j;
-            fcVec3 pb = B->v[e2->v0], db = fcVec3_Sub(B->v[e2->v1], pb);
+            const fcSatEdge* e2 = cached ? cache + j : (spare = fcSat_EdgeOf(B, j, -1), &spare);
             // n0 x n1 runs along v0 -> v1 (face f0 lies left of the edge seen from outside); negating B's
             // normals keeps their cross product
-            if (gauss && !fcSat_MinkowskiFace(A->n[e1->f0], A->n[e1->f1], da, fcVec3_Neg(B->n[e2->f0]), fcVec3_Neg(B->n[e2->f1]), db))
-                continue;
-            fcVec3 axis = fcVec3_Cross(da, db);
+            if (gauss && !fcSat_MinkowskiFace(e1.n0, e1.n1, e1.d, e2->n0, e2->n1, e2->d)) continue;
+            fcVec3 axis = fcVec3_Cross(e1.d, e2->d);
             fcReal l2 = fcVec3_Dot(axis, axis);
-            if (l2 <= (fcReal)1e-10 * fcVec3_Dot(da, da) * fcVec3_Dot(db, db)) continue;  // parallel: faces cover it
+            if (l2 <= (fcReal)1e-10 * fcVec3_Dot(e1.d, e1.d) * fcVec3_Dot(e2->d, e2->d)) continue;  // parallel: faces cover it
             axis = fcVec3_Scale(1 / FC_SQRT(l2), axis);
             fcReal s;
             if (gauss) {
-                if (fcVec3_Dot(axis, fcVec3_Sub(pa, A->center)) < 0) axis = fcVec3_Neg(axis);
-                s = fcVec3_Dot(axis, fcVec3_Sub(pb, pa));
+                if (fcVec3_Dot(axis, fcVec3_Sub(e1.p, A->center)) < 0) axis = fcVec3_Neg(axis);
+                s = fcVec3_Dot(axis, fcVec3_Sub(e2->p, e1.p));
             } else {
                 fcReal loA, hiA, loB, hiB;
                 fcSat_Project(A, axis, &loA, &hiA);
@@ -1324,11 +1344,8 @@ static bool fcMesh_EdgeAllows(const fcMesh* mesh, int t, int k, fcVec3 n1, fcVec
     int j = mesh->neighbors[3 * t + k];
     if (j < 0) return true;
     const int* tv = mesh->triangles + 3 * t;
-    const int* jv = mesh->triangles + 3 * j;
-    int a = tv[k], b = tv[(k + 1) % 3];
-    int o = jv[0] + jv[1] + jv[2] - a - b;  // the neighbour's corner off the edge
-    fcVec3 pa = mesh->vertices[a];
-    fcVec3 po = fcVec3_Sub(mesh->vertices[o], pa);
+    fcVec3 pa = mesh->vertices[tv[k]];
+    fcVec3 po = fcVec3_Sub(mesh->vertices[mesh->opposite[3 * t + k]], pa);
     fcReal tol = (fcReal)1e-6 * fcVec3_Length(po);
     if (fcVec3_Dot(n1, po) >= -tol) return false;
     // the neighbour's normal on the same side: away from this triangle's corner off the edge
@@ -1375,15 +1392,55 @@ static int fcMesh_Adjust(const fcMesh* mesh, int t, const fcConvex* T, const fcC
     return fcManifold_Clip(w, &w->f0, &w->f1, B, true, B->radius, fcPair_Size(T, B), margin, false, m);
 }
 
+// Triangles touching one shape, gathered before they go out: the caller's capacity may be smaller.
+#define FC_MESH_GATHER 32
+// Manifolds whose normals agree this closely (about 1.8 degrees) are one flat contact when they must merge.
+#define FC_MESH_MERGE_COS ((fcReal)0.9995)
+
 typedef struct fcMeshContext {
     const fcMesh* mesh;
     const fcConvex* B;
-    fcTransform xa;
     fcReal margin;
     fcWork* w;
-    fcManifold* out;
-    int capacity, count;
+    fcManifold gathered[FC_MESH_GATHER + 1];
+    int count;
 } fcMeshContext;
+
+static fcReal fcManifold_Deepest(const fcManifold* m)
+{
+    fcReal d = m->points[0].separation;
+    for (int i = 1; i < m->pointCount; ++i) d = fcMin(d, m->points[i].separation);
+    return d;
+}
+
+// Merge manifolds of (nearly) one normal into one, keeping the four points that span them best and the
+// lowest triangle index as the key; then, if still more than capacity, drop the shallowest.
+static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcWork* w)
+{
+    int out = 0;
+    for (int i = 0; i < n; ++i) {
+        if (m[i].pointCount == 0) continue;
+        int k = 0;
+        uint32_t key = m[i].key;
+        for (int j = i; j < n; ++j) {
+            if (m[j].pointCount == 0 || (j > i && fcVec3_Dot(m[i].normal, m[j].normal) < FC_MESH_MERGE_COS)) continue;
+            for (int q = 0; q < m[j].pointCount; ++q) w->cand[k++] = m[j].points[q];
+            if (m[j].key < key) key = m[j].key;
+            if (j > i) m[j].pointCount = 0;
+        }
+        fcManifold merged = m[i];
+        merged.key = key;
+        merged.pointCount = fcReduce(w->cand, k, merged.normal, merged.points);
+        m[out++] = merged;
+    }
+    while (out > capacity) {
+        int shallowest = 0;
+        for (int i = 1; i < out; ++i)
+            if (fcManifold_Deepest(m + i) > fcManifold_Deepest(m + shallowest)) shallowest = i;
+        m[shallowest] = m[--out];
+    }
+    return out;
+}
 
 static bool fcMesh_Visit(int t, void* context)
 {
@@ -1391,17 +1448,17 @@ static bool fcMesh_Visit(int t, void* context)
     const fcMesh* mesh = ctx->mesh;
     const int* tv = mesh->triangles + 3 * t;
     fcConvex_Triangle(&ctx->w->tri, mesh->vertices[tv[0]], mesh->vertices[tv[1]], mesh->vertices[tv[2]], mesh->normals[t]);
-    fcManifold* m = ctx->out + ctx->count;
+    fcManifold* m = ctx->gathered + ctx->count;
     int n = fcPair_Collide(&ctx->w->tri.c, ctx->B, ctx->margin, ctx->w, m);
     if (n > 0) n = fcMesh_Adjust(mesh, t, &ctx->w->tri.c, ctx->B, ctx->margin, ctx->w, m);
     if (n > 0) {
         m->pointCount = n;
         m->key = (uint32_t)t;
-        m->normal = fcQuat_Rotate(ctx->xa.q, m->normal);
-        for (int i = 0; i < n; ++i) m->points[i].point = fcVec3_Add(ctx->xa.p, fcQuat_Rotate(ctx->xa.q, m->points[i].point));
-        ++ctx->count;
+        // the triangle in the ids keeps points of different triangles apart once manifolds merge
+        for (int i = 0; i < n; ++i) m->points[i].id = fcMix(m->points[i].id, (uint32_t)t);
+        if (++ctx->count > FC_MESH_GATHER) ctx->count = fcMesh_Merge(ctx->gathered, ctx->count, FC_MESH_GATHER - 1, ctx->w);
     }
-    return ctx->count < ctx->capacity;
+    return true;
 }
 
 static fcTransform fcTransform_Relative(fcTransform frame, fcTransform xf)
@@ -1419,13 +1476,26 @@ int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* 
     fcConvexStore sb;
     if (!fcConvex_Make(&sb, b, fcTransform_Relative(xa, xb))) return 0;
     fcAabb box = fcConvex_Box(&sb.c);
-    fcVec3 grow = fcV3(fcMax(margin, 0.0), fcMax(margin, 0.0), fcMax(margin, 0.0));
+    fcVec3 grow = fcV3(fcMax(margin, 0), fcMax(margin, 0), fcMax(margin, 0));
     box.lo = fcVec3_Sub(box.lo, grow);
     box.hi = fcVec3_Add(box.hi, grow);
     fcWork w;
-    fcMeshContext ctx = {a->mesh, &sb.c, xa, margin, &w, out, capacity, 0};
+    fcMeshContext ctx;
+    ctx.mesh = a->mesh;
+    ctx.B = &sb.c;
+    ctx.margin = margin;
+    ctx.w = &w;
+    ctx.count = 0;
     fcMesh_Query(a->mesh, box, fcMesh_Visit, &ctx);
-    return ctx.count;
+    // one manifold per triangle when they fit; a flat contact over many triangles becomes one otherwise
+    int n = ctx.count <= capacity ? ctx.count : fcMesh_Merge(ctx.gathered, ctx.count, capacity, &w);
+    for (int i = 0; i < n; ++i) {
+        fcManifold* m = out + i;
+        *m = ctx.gathered[i];
+        m->normal = fcQuat_Rotate(xa.q, m->normal);
+        for (int k = 0; k < m->pointCount; ++k) m->points[k].point = fcVec3_Add(xa.p, fcQuat_Rotate(xa.q, m->points[k].point));
+    }
+    return n;
 }
 
 // ---- ray casts, distances, shape casts -------------------------------------------------------------------------------

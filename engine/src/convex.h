@@ -42,7 +42,8 @@ struct fcMesh {
     int* triangles;  // 3 per triangle, counterclockwise about its normal
     fcVec3* normals;
     int* neighbors;  // 3 per triangle: the triangle across edge k (v[k] -> v[k+1]); -1 on a boundary or a
-                     // non-manifold edge (more than two triangles)
+                     // non-manifold edge (more than two triangles). Vertices at one position count as one.
+    int* opposite;   // 3 per triangle: the neighbour's corner off edge k (a vertex index), -1 with no neighbour
     int* order;
     fcMeshNode* nodes;
 };

@@ -119,6 +119,17 @@ static int fcMesh_Build(fcMeshBuild* b, int lo, int hi)
 }
 
 typedef struct fcMeshEdge { int lo, hi, slot; } fcMeshEdge;
+typedef struct fcMeshWeld { fcVec3 p; int index; } fcMeshWeld;
+
+static int fcMesh_CompareWeld(const void* pa, const void* pb)
+{
+    const fcMeshWeld* a = pa;
+    const fcMeshWeld* b = pb;
+    if (a->p.x != b->p.x) return a->p.x < b->p.x ? -1 : 1;
+    if (a->p.y != b->p.y) return a->p.y < b->p.y ? -1 : 1;
+    if (a->p.z != b->p.z) return a->p.z < b->p.z ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
 
 static int fcMesh_CompareEdges(const void* pa, const void* pb)
 {
@@ -172,6 +183,7 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
     mesh->triangles = fcAlloc((size_t)kept * 3 * sizeof(int));
     mesh->normals = fcAlloc((size_t)kept * sizeof(fcVec3));
     mesh->neighbors = fcAlloc((size_t)kept * 3 * sizeof(int));
+    mesh->opposite = fcAlloc((size_t)kept * 3 * sizeof(int));
     mesh->order = fcAlloc((size_t)kept * sizeof(int));
     mesh->nodes = fcAlloc((size_t)(2 * kept) * sizeof(fcMeshNode));
     int n = 0;
@@ -186,25 +198,44 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
         ++n;
     }
 
-    // neighbours: the edges sorted by their vertex pair; a pair shared by exactly two triangles links them
+    // Neighbours: the edges sorted by their vertex pair; a pair shared by exactly two triangles links them.
+    // Exported meshes often repeat a vertex per face (normals, texture seams): the pair is of positions.
+    fcMeshWeld* weld = fcAlloc((size_t)vertexCount * sizeof(fcMeshWeld));
+    int* same = fcAlloc((size_t)vertexCount * sizeof(int));
+    for (int i = 0; i < vertexCount; ++i) {
+        weld[i].p = vertices[i];
+        weld[i].index = i;
+    }
+    qsort(weld, (size_t)vertexCount, sizeof(fcMeshWeld), fcMesh_CompareWeld);
+    for (int i = 0, first = 0; i < vertexCount; ++i) {
+        fcVec3 p = weld[i].p, q = weld[first].p;
+        if (p.x != q.x || p.y != q.y || p.z != q.z) first = i;
+        same[weld[i].index] = weld[first].index;
+    }
     fcMeshEdge* edges = fcAlloc((size_t)kept * 3 * sizeof(fcMeshEdge));
     for (int s = 0; s < 3 * kept; ++s) {
-        int a = mesh->triangles[s], b = mesh->triangles[s - s % 3 + (s % 3 + 1) % 3];
+        int a = same[mesh->triangles[s]], b = same[mesh->triangles[s - s % 3 + (s % 3 + 1) % 3]];
         fcMeshEdge e = {a < b ? a : b, a < b ? b : a, s};
         edges[s] = e;
         mesh->neighbors[s] = -1;
+        mesh->opposite[s] = -1;
     }
     qsort(edges, (size_t)(3 * kept), sizeof(fcMeshEdge), fcMesh_CompareEdges);
     for (int i = 0; i < 3 * kept;) {
         int j = i + 1;
         while (j < 3 * kept && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi) ++j;
         if (j - i == 2) {
-            mesh->neighbors[edges[i].slot] = edges[i + 1].slot / 3;
-            mesh->neighbors[edges[i + 1].slot] = edges[i].slot / 3;
+            int s0 = edges[i].slot, s1 = edges[i + 1].slot;
+            mesh->neighbors[s0] = s1 / 3;
+            mesh->neighbors[s1] = s0 / 3;
+            mesh->opposite[s0] = mesh->triangles[s1 - s1 % 3 + (s1 % 3 + 2) % 3];
+            mesh->opposite[s1] = mesh->triangles[s0 - s0 % 3 + (s0 % 3 + 2) % 3];
         }
         i = j;
     }
     fcFree(edges);
+    fcFree(same);
+    fcFree(weld);
 
     fcVec3* centroids = fcAlloc((size_t)kept * sizeof(fcVec3));
     fcAabb* boxes = fcAlloc((size_t)kept * sizeof(fcAabb));
@@ -228,6 +259,7 @@ void fcMesh_Destroy(fcMesh* mesh)
     fcFree(mesh->triangles);
     fcFree(mesh->normals);
     fcFree(mesh->neighbors);
+    fcFree(mesh->opposite);
     fcFree(mesh->order);
     fcFree(mesh->nodes);
     fcFree(mesh);
