@@ -607,6 +607,91 @@ static int test_queries(void)
     return 0;
 }
 
+// a spring beside touching contacts keeps its period (2 s for k = pi^2, m = 1): the block Gauss-Seidel's
+// repeated joint solves count the impulse a soft row already got
+static int test_spring_beside_contacts(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(1.1, 0, 0);
+    bd.mass = 1;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId bob = fcCreateBody(w, &bd);
+    fcSpringDef sd = fcDefaultSpringDef();
+    sd.bodyB = bob;
+    sd.anchorB = fcV3(1.1, 0, 0);
+    sd.stiffness = pi * pi;
+    sd.restLength = 1;
+    ENSURE(FC_IS_NON_NULL(fcCreateSpring(w, &sd)));
+    // elsewhere, a box pressed onto another by a steady force: contacts in the problem all along
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    gd.position = fcV3(5, 0, -1);
+    fcBodyId floor = fcCreateBody(w, &gd);
+    fcShapeDef box = fcDefaultShapeDef();
+    box.type = fc_boxShape;
+    box.halfExtents = fcV3(1, 1, 1);
+    fcCreateShape(floor, &box);
+    fcBodyId block = fcAddBox(w, fcV3(5, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    ENSURE(fcBody_SetForce(block, fcV3(0, 0, -10)));
+    double last = 0.1, firstCrossing = -1;
+    for (int i = 0; i < 90 && firstCrossing < 0; ++i) {
+        ENSURE(fcWorld_Step(w));
+        ENSURE(fcWorld_GetStats(w).substeps == 2);
+        double x = fcBody_GetPosition(bob).x - 1;
+        if (last > 0 && x <= 0) firstCrossing = (i + 1) / 60.0 - (1.0 / 60) * x / (x - last);
+        last = x;
+    }
+    printf("  spring beside contacts: crosses its rest length at %.4f s (exact 0.5)\n", firstCrossing);
+    ENSURE_NEAR(firstCrossing, 0.5, 0.01);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// islands at rest fall asleep (and keep reporting their forces); a touch or a force wakes them
+static int test_sleeping(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, true);
+    fcBodyId ground = fcAddGround(w, 0.6);
+    fcBodyId a = fcAddBox(w, fcV3(0, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    fcBodyId b = fcAddBox(w, fcV3(0, 0, 1.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    fcWorldStats st = fcWorld_GetStats(w);
+    printf("  sleeping: %d awake, %d islands after 2 s\n", st.awakeBodies, st.islandCount);
+    ENSURE(st.awakeBodies == 0 && st.islandCount == 1);
+    fcVec3 rest = fcBody_GetPosition(b);
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcVec3_Distance(fcBody_GetPosition(b), rest) == 0);  // asleep: not moved at all
+    ENSURE_NEAR(fcContactForceZ(a, ground), 4 * g, 1e-3 * 4 * g);  // still carries both boxes
+    // a third box dropped on the stack wakes the island
+    fcBodyId c = fcAddBox(w, fcV3(0, 0, 3.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    bool woke = false;
+    for (int i = 0; i < 60; ++i) {
+        ENSURE(fcWorld_Step(w));
+        woke = woke || fcWorld_GetStats(w).awakeBodies == 3;
+    }
+    ENSURE(woke);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    // a force wakes it too, and the body moves
+    ENSURE(fcBody_ApplyForce(c, fcV3(200, 0, 0), fcBody_GetPosition(c)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 3);
+    ENSURE(fcBody_GetLinearVelocity(c).x > 0);
+    fcDestroyWorld(w);
+    // with sleeping off nothing sleeps
+    w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, 0.6);
+    fcAddBox(w, fcV3(0, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 1);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     fc_testFilter = argc > 1 ? argv[1] : NULL;
@@ -623,5 +708,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_events_sensors_filters);
     RUN_TEST(test_bad_shapes);
     RUN_TEST(test_queries);
+    RUN_TEST(test_spring_beside_contacts);
+    RUN_TEST(test_sleeping);
     return fc_testFailures ? 1 : 0;
 }

@@ -25,6 +25,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->biasFactor);
     fcFree(r->lambda);
     fcFree(r->bound);
+    fcFree(r->applied);
     fcFree(r->arownnz);
     fcFree(r->arowadr);
     fcFree(r->acolind);
@@ -33,6 +34,8 @@ void fcRowStore_Free(fcRowStore* r)
 }
 
 static bool fcIsDynamic(const fcWorld* world, int body) { return body >= 0 && world->bodies[body].type == fc_dynamicBody; }
+// a sleeping body is held where it is: its rows move nothing this step (their multipliers keep the last value)
+static bool fcMoves(const fcWorld* world, int body) { return fcIsDynamic(world, body) && !world->bodies[body].asleep; }
 
 static int fcCompareInt(const void* a, const void* b)
 {
@@ -76,6 +79,7 @@ void fcRows_Layout(fcWorld* world)
     r->biasFactor = fcAllocZeroed(sizeof(fcReal) * n);
     r->lambda = fcAllocZeroed(sizeof(fcReal) * n);
     r->bound = fcAllocZeroed(sizeof(fcReal) * n);
+    r->applied = fcAllocZeroed(sizeof(fcReal) * n);
     r->arownnz = fcAlloc(sizeof(int) * n);
     r->arowadr = fcAlloc(sizeof(int) * n);
 
@@ -198,7 +202,7 @@ void fcRows_ComputeW(fcWorld* world)
         for (int s = 0; s < 2; ++s) {
             fcReal* w = r->W[i] + 6 * s;
             const fcReal* jr = r->J[i] + 6 * s;
-            if (!fcIsDynamic(world, sides[s])) {
+            if (!fcMoves(world, sides[s])) {
                 for (int m = 0; m < 6; ++m) w[m] = 0;
                 continue;
             }
@@ -268,7 +272,7 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
         fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
         joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
         for (int s = 0; s < 2; ++s) {
-            if (!fcIsDynamic(world, sides[s])) continue;
+            if (!fcMoves(world, sides[s])) continue;
             fcBody* body = world->bodies + sides[s];
             const fcReal* w = r->W[i] + 6 * s;
             const fcReal* jr = r->J[i] + 6 * s;

@@ -36,6 +36,7 @@ typedef struct fcRowStore {
     fcReal* biasFactor;  // (count) soft rows: k / (h k + c), the bias per unit error
     fcReal* lambda;      // (count) solve result (impulse, N s)
     fcReal* bound;       // (count) bounded rows: the largest |lambda| (N s)
+    fcReal* applied;     // (count) impulse the velocity solves of this (sub)step have applied so far
     // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
     int* arownnz;        // (count)
     int* arowadr;        // (count)

@@ -301,6 +301,7 @@ void fcContacts_Collide(fcWorld* world)
     prof->broadphase += t1 - t0;
 
     set->touchingCount = 0;
+    set->enabledCount = 0;
     int pairs = 0;
     fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
     for (int ci = 0; ci < set->high; ++ci) {
@@ -324,8 +325,9 @@ void fcContacts_Collide(fcWorld* world)
                               fcContacts_Margin(world, c), fresh, FC_MAX_PAIR_MANIFOLDS);
             fcContacts_Update(world, c, fresh, n);
         }
-        c->enabled = c->manifoldCount > 0;
-        if (c->enabled) {
+        c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+        set->enabledCount += c->enabled;
+        if (c->manifoldCount > 0) {  // sleeping pairs too: islands and the API see them
             if (set->touchingCount == set->touchingCapacity) {
                 set->touchingCapacity = set->touchingCapacity ? 2 * set->touchingCapacity : 64;
                 set->touching = fcRealloc(set->touching, sizeof(int) * (size_t)set->touchingCapacity);
@@ -334,6 +336,13 @@ void fcContacts_Collide(fcWorld* world)
         }
     }
     world->stats.shapePairs = pairs;
+    int manifolds = 0;
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        for (int m = 0; m < c->manifoldCount; ++m) manifolds += c->manifolds[m].pointCount > 0;
+    }
+    world->stats.contactCount = manifolds;
+    if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
     prof->narrowphase += fcNowMs() - t1;
 }

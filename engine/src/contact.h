@@ -61,6 +61,7 @@ typedef struct fcContactSet {
     int hashSize;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
+    int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
 } fcContactSet;
 
 struct fcWorld;

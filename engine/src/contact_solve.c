@@ -66,12 +66,13 @@ static fcReal fcContacts_CurrentSeparation(const fcBody* a, const fcBody* b, con
     return p->separation + fcVec3_Dot(m->normal, d);
 }
 
-bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.touchingCount > 0; }
+bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
 
 void fcContacts_BeginStep(fcWorld* world)
 {
     for (int t = 0; t < world->contacts.touchingCount; ++t) {
         fcContact* c = world->contacts.contacts + world->contacts.touching[t];
+        if (!c->enabled) continue;
         for (int m = 0; m < c->manifoldCount; ++m)
             for (int i = 0; i < c->manifolds[m].pointCount; ++i) {
                 fcContactPoint* p = c->manifolds[m].points + i;
@@ -94,12 +95,11 @@ void fcContacts_Prepare(fcWorld* world)
 {
     fcReal h = world->h;
     fcReal threshold = world->def.restitutionThreshold;
-    int points = 0, manifolds = 0;
+    int points = 0;
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
         fcBody* a = world->bodies + c->bodyA;
         fcBody* b = world->bodies + c->bodyB;
-        if (m->pointCount > 0) manifolds += 1;
         for (int i = 0; i < m->pointCount; ++i) {
             fcContactPoint* p = m->points + i;
             fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &p->rA, &p->rB);
@@ -121,7 +121,6 @@ void fcContacts_Prepare(fcWorld* world)
         }
     }
     world->stats.contactPoints = points;
-    world->stats.contactCount = manifolds;
 }
 
 void fcContacts_WarmStart(fcWorld* world)

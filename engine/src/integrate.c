@@ -25,7 +25,7 @@ void fcIntegrate_Velocities(fcWorld* world, fcReal h)
     fcVec3 g = world->def.gravity;
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
-        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
         fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, b->appliedForce)));
         fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
         wBody = fcImplicitGyroscopic(b->inertiaLocal, wBody, h);
@@ -41,7 +41,7 @@ void fcIntegrate_Positions(fcWorld* world, fcReal h)
 {
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
-        if (!b->inUse || b->type == fc_staticBody) continue;
+        if (!b->inUse || b->type == fc_staticBody || b->asleep) continue;
         b->position = fcVec3_MulAdd(b->position, h, b->linearVelocity);
         b->orientation =
             fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));

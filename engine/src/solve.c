@@ -19,16 +19,23 @@ static fcReal fcSolve_RowVelocity(const fcWorld* world, int i)
     return jv;
 }
 
-// solve A lambda = -(J v + rate + bias) with the current factorization and apply the impulses: with the
-// velocities as they are (contact impulses included) the joints' rows hold exactly afterwards
+// solve A lambda = -(J v + rate + bias + C lambda_applied) with the current factorization and apply the
+// impulses: with the velocities as they are (contact impulses included) the joints' rows hold exactly
+// afterwards. A soft row's equation J v + C lambda + bias = 0 is on its whole impulse of the (sub)step, so a
+// correction solve counts what earlier solves already applied (without it a spring comes out stiffer).
 static void fcSolve_Joints(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     double t1 = fcNowMs();
-    for (int i = 0; i < r->count; ++i)
-        r->lambda[i] = (r->flags[i] & fc_rowInactive) ? 0 : -(fcSolve_RowVelocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i));
+    for (int i = 0; i < r->count; ++i) {
+        fcReal soft = (r->flags[i] & fc_rowSoft) ? r->compliance[i] * r->applied[i] : 0;
+        r->lambda[i] = (r->flags[i] & fc_rowInactive)
+                           ? 0
+                           : -(fcSolve_RowVelocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i) + soft);
+    }
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
+    for (int i = 0; i < r->count; ++i) r->applied[i] += r->lambda[i];
     world->stats.profile.solve += fcNowMs() - t1;
 }
 
@@ -119,6 +126,7 @@ static void fcSolve_JointRows(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcRows_ComputeW(world);
+    for (int i = 0; i < r->count; ++i) r->applied[i] = 0;
     fcSolve_SettleLimitMotors(world);
     fcSolve_ApplyHeld(world, 1, -1);  // a motor at its bound since the last step pushes with it from the start
     fcSolve_Once(world);
@@ -172,7 +180,10 @@ static void fcSolve_JointRows(fcWorld* world)
         if (!changed) break;
         // take the impulses back (velocities are linear in them) and solve with the new sets; newly held
         // motors push with their bound
-        for (int i = 0; i < r->count; ++i) r->lambda[i] = -r->lambda[i];
+        for (int i = 0; i < r->count; ++i) {
+            r->lambda[i] = -r->lambda[i];
+            r->applied[i] += r->lambda[i];
+        }
         fcRows_ApplyImpulses(world, r->lambda, 1, false);
         if (firstHeld >= 0) {
             for (int i = 0; i < r->count; ++i) {

@@ -40,6 +40,9 @@ void fcEvents_ContactRelease(fcWorld* world, const fcContact* contact, const fcC
 // contact.c: the API record of one manifold
 void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d);
 
+// island.c: group the bodies, put resting islands to sleep and wake disturbed ones (after the step)
+void fcIslands_Update(fcWorld* world);
+
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);
 bool fcDiagnostics_ValidateBodies(const fcWorld* world);

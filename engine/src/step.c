@@ -9,11 +9,24 @@
 
 #define FC_MAX_SUBSTEP_LEVELS 6
 
+static bool fcStep_Held(const fcWorld* world, int body)
+{
+    return body < 0 || world->bodies[body].type != fc_dynamicBody || world->bodies[body].asleep;
+}
+
+static bool fcStep_JointAsleep(const fcWorld* world, const fcJoint* joint)
+{
+    bool someAsleep = (joint->bodyA >= 0 && world->bodies[joint->bodyA].asleep) || (joint->bodyB >= 0 && world->bodies[joint->bodyB].asleep);
+    return someAsleep && fcStep_Held(world, joint->bodyA) && fcStep_Held(world, joint->bodyB);
+}
+
 // the step's accumulators start from zero: multipliers, joint wrenches, body impulses
 static void fcStep_Begin(fcWorld* world)
 {
     for (int j = 0; j < world->jointHigh; ++j) {
         fcJoint* joint = world->joints + j;
+        // the joints of a sleeping island keep reporting what they carried when it fell asleep
+        if (fcStep_JointAsleep(world, joint)) continue;
         memset(joint->impulse, 0, sizeof joint->impulse);
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
         joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
@@ -196,6 +209,9 @@ bool fcWorld_Step(fcWorldId worldId)
     if (!projected) st->projectionIterations = 0;
 
     double t5 = fcNowMs();
+    fcIslands_Update(world);
+    st->profile.sleep = fcNowMs() - t5;
+    t5 = fcNowMs();
     world->stepCount += 1;
     fcDiagnostics_EndStep(world, projected && substeps == 1);
     st->time = world->time;

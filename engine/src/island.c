@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Islands and sleeping: after each step the dynamic bodies are grouped by joints and touching contacts
+// (union-find); an island whose every body has been slow for sleepTime falls asleep (velocities zeroed, no
+// integration, its rows held), and an island with any awake or disturbed body wakes whole.
+#include "solver.h"
+
+#include <string.h>
+
+static int fcIsland_Find(int* parent, int k)
+{
+    while (parent[k] != k) {
+        parent[k] = parent[parent[k]];
+        k = parent[k];
+    }
+    return k;
+}
+
+static void fcIsland_Union(int* parent, int a, int b)
+{
+    a = fcIsland_Find(parent, a);
+    b = fcIsland_Find(parent, b);
+    if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+}
+
+static bool fcIsland_Joins(const fcWorld* world, int a, int b)
+{
+    return a >= 0 && b >= 0 && world->bodies[a].type == fc_dynamicBody && world->bodies[b].type == fc_dynamicBody;
+}
+
+// a moving kinematic body keeps what touches it awake
+static bool fcIsland_Disturbs(const fcWorld* world, int body)
+{
+    if (body < 0) return false;
+    const fcBody* b = world->bodies + body;
+    return b->type == fc_kinematicBody && (fcVec3_Length(b->linearVelocity) > 0 || fcVec3_Length(b->angularVelocity) > 0);
+}
+
+void fcIslands_Update(fcWorld* world)
+{
+    int n = world->bodyHigh;
+    if (n == 0) return;
+    int* parent = fcAlloc(sizeof(int) * (size_t)n * 3);
+    int* minSleep = parent + n;  // per root: 1 when every member has rested long enough
+    int* disturbed = parent + 2 * n;
+    for (int k = 0; k < n; ++k) parent[k] = k, minSleep[k] = 1, disturbed[k] = 0;
+    for (int j = 0; j < world->jointHigh; ++j) {
+        const fcJoint* joint = world->joints + j;
+        if (!joint->inUse) continue;
+        if (fcIsland_Joins(world, joint->bodyA, joint->bodyB)) fcIsland_Union(parent, joint->bodyA, joint->bodyB);
+    }
+    const fcContactSet* set = &world->contacts;
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        if (!c->touching || c->sensor) continue;
+        if (fcIsland_Joins(world, c->bodyA, c->bodyB)) fcIsland_Union(parent, c->bodyA, c->bodyB);
+    }
+    // disturbances: moving kinematic bodies touching or joined to a body
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        if (!c->touching || c->sensor) continue;
+        if (fcIsland_Disturbs(world, c->bodyA) && c->bodyB >= 0) disturbed[c->bodyB] = 1;
+        if (fcIsland_Disturbs(world, c->bodyB) && c->bodyA >= 0) disturbed[c->bodyA] = 1;
+    }
+    for (int j = 0; j < world->jointHigh; ++j) {
+        const fcJoint* joint = world->joints + j;
+        if (!joint->inUse) continue;
+        if (fcIsland_Disturbs(world, joint->bodyA) && joint->bodyB >= 0) disturbed[joint->bodyB] = 1;
+        if (joint->bodyA >= 0 && fcIsland_Disturbs(world, joint->bodyB)) disturbed[joint->bodyA] = 1;
+        if (joint->enableMotor) disturbed[joint->bodyB] = 1;  // a motor drives: it never sleeps
+    }
+    fcReal h = world->stepH, v2 = world->def.sleepVelocity * world->def.sleepVelocity;
+    for (int k = 0; k < n; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        if (!b->asleep) {
+            bool slow = fcVec3_Dot(b->linearVelocity, b->linearVelocity) < v2 && fcVec3_Dot(b->angularVelocity, b->angularVelocity) < v2;
+            b->sleepTime = slow && !disturbed[k] ? b->sleepTime + h : 0;
+        }
+        int root = fcIsland_Find(parent, k);
+        if (disturbed[k] || (!b->asleep && b->sleepTime < world->def.sleepTime)) minSleep[root] = 0;
+    }
+    int islands = 0, awake = 0;
+    for (int k = 0; k < n; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        int root = fcIsland_Find(parent, k);
+        if (root == k) islands += 1;
+        bool sleep = world->def.enableSleeping && minSleep[root];
+        if (sleep && !b->asleep) {
+            b->asleep = true;
+            b->linearVelocity = b->angularVelocity = fcV3(0, 0, 0);
+        } else if (!sleep && b->asleep) {
+            b->asleep = false;
+            b->sleepTime = 0;
+        }
+        awake += !b->asleep;
+    }
+    world->stats.islandCount = islands;
+    world->stats.awakeBodies = awake;
+    fcFree(parent);
+}
