@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The `fulcrum` program: a table of commands (run, demo, help); with no arguments it runs the demo.
+// The `fulcrum` program: a table of commands (run, demo, view, help); with no arguments it runs the demo.
 #include "run.h"
 #ifdef FC_HAVE_VIEWER
 #include "view.h"
@@ -21,10 +21,10 @@ static int fcHelpCommand(int argc, char** argv);
 
 // Add a command (e.g. `view`) with one line here.
 static const fcCommand fc_commands[] = {
-    {"run", fcRun_Command, "SCENE.json [options]", "step a scene file headless; print its reaction-force summary"},
+    {"run", fcRun_Command, "SCENE.json [options]", "step a scene file headless; print its reaction-force summary (--csv, --plot, --events)"},
     {"demo", fcRun_DemoCommand, "[options]", "run the default demo scene (pendulum.json) headless"},
 #ifdef FC_HAVE_VIEWER
-    {"view", fcView_Command, "[SCENE.json|DEMO] [options]", "open the viewer (--list: demos; --frames N: headless)"},
+    {"view", fcView_Command, "[SCENE.json|DEMO] [options]", "open the viewer (--list: demos; --frames N: headless; --help: keys)"},
 #endif
     {"help", fcHelpCommand, "", "print this help"},
 };
@@ -34,9 +34,9 @@ static void fcPrintUsage(FILE* stream)
 {
     fprintf(stream, "usage: fulcrum [COMMAND [ARGS]]   (no command: the viewer with a display, else fulcrum demo)\n\ncommands:\n");
     for (int i = 0; i < FC_COMMAND_COUNT; ++i) {
-        char head[64];
+        char head[80];
         snprintf(head, sizeof head, "%s %s", fc_commands[i].name, fc_commands[i].usage);
-        fprintf(stream, "  %-28s %s\n", head, fc_commands[i].summary);
+        fprintf(stream, "  %-34s %s\n", head, fc_commands[i].summary);
     }
     fprintf(stream, "\noptions of run and demo:\n");
     fcRun_PrintOptions(stream);

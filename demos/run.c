@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
-// `fulcrum run`: headless stepping of a scene file, a CSV trace (--csv) and a reaction-force summary.
+// `fulcrum run`: headless stepping of a scene file, a CSV trace (--csv), the reaction-force plot (--plot, the
+// viewer's plot code rasterized on the CPU), the engine's events (--events) and a reaction-force summary.
 #include "run.h"
+#ifdef FC_HAVE_PLOT
+#include "plot.h"
+#endif
 
 #include <errno.h>
 #include <math.h>
@@ -34,7 +38,12 @@ void fcRun_PrintOptions(FILE* stream)
             "  --stabilize MODE  baumgarte, projection or none (default: the scene's \"stabilization\")\n"
             "  --csv FILE        write a CSV trace: t, every body's pose and velocity, every joint's\n"
             "                    reaction (force, moment about the anchor, violation), energy, power, violation\n"
-            "  --every K         one CSV row after every K-th step (default 1)\n");
+            "  --every K         one CSV row after every K-th step (default 1)\n"
+            "  --plot FILE       write the reaction-force plot of the whole run as PNG (the viewer's plot panel)\n"
+            "  --events FILE     write each engine event (a one-sided constraint releasing or taking hold, a\n"
+            "                    contact beginning or ending, friction slipping or sticking) as a line of JSON:\n"
+            "                    type, joint, (contacts: bodyA, bodyB, point, normal), time, forceBefore,\n"
+            "                    positionB, velocityB\n");
 }
 
 // A finite number filling the whole word.
@@ -50,8 +59,9 @@ static bool fcParseDouble(const char* text, double* out)
 
 bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, char* err, size_t errSize)
 {
-    bool seen[5] = {false, false, false, false, false};
-    static const char* const names[5] = {"--time", "--dt", "--stabilize", "--csv", "--every"};
+    enum { count = 7 };
+    bool seen[count] = {false, false, false, false, false, false, false};
+    static const char* const names[count] = {"--time", "--dt", "--stabilize", "--csv", "--every", "--plot", "--events"};
     for (int i = 0; i < argc; ++i) {
         const char* arg = argv[i];
         if (arg[0] != '-' || arg[1] == '\0') {
@@ -69,8 +79,8 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, 
         // --name value or --name=value
         int k = 0;
         size_t nameLength = strcspn(arg, "=");
-        while (k < 5 && !(strlen(names[k]) == nameLength && strncmp(arg, names[k], nameLength) == 0)) ++k;
-        if (k == 5) {
+        while (k < count && !(strlen(names[k]) == nameLength && strncmp(arg, names[k], nameLength) == 0)) ++k;
+        if (k == count) {
             snprintf(err, errSize, "unknown option \"%s\"", arg);
             return false;
         }
@@ -112,11 +122,19 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, 
             o->overrideStabilization = true;
             break;
         case 3:
+        case 5:
+        case 6:
             if (value[0] == '\0') {
-                snprintf(err, errSize, "--csv needs a file name");
+                snprintf(err, errSize, "%s needs a file name", names[k]);
                 return false;
             }
-            o->csvPath = value;
+#ifndef FC_HAVE_PLOT
+            if (k == 5) {
+                snprintf(err, errSize, "--plot: this build has no PNG writer (install libstb-dev and rebuild)");
+                return false;
+            }
+#endif
+            *(k == 3 ? &o->csvPath : k == 5 ? &o->plotPath : &o->eventsPath) = value;
             break;
         default: {
             char* end = NULL;
@@ -238,6 +256,175 @@ static void fcPrintSummary(FILE* out, const fcScene* scene, const fcRunOptions* 
     fprintf(out, "wall time    %.3f ms per step (%.1f ms in all)\n", steps > 0 ? wallMs / (double)steps : 0.0, wallMs);
 }
 
+// JSON: the string with quotes, backslashes and control characters escaped; null for NULL.
+static void fcWriteJsonString(FILE* f, const char* text)
+{
+    if (text == NULL) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char* c = (const unsigned char*)text; *c != '\0'; ++c) {
+        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
+        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
+        else fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+// JSON has no NaN or infinity: those are written as null.
+static void fcWriteJsonNumber(FILE* f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.17g", v);
+    else fputs("null", f);
+}
+
+static void fcWriteJsonVec3(FILE* f, fcVec3 v)
+{
+    fputc('[', f);
+    fcWriteJsonNumber(f, v.x);
+    fputc(',', f);
+    fcWriteJsonNumber(f, v.y);
+    fputc(',', f);
+    fcWriteJsonNumber(f, v.z);
+    fputc(']', f);
+}
+
+// The scene's name of the body a shape belongs to, else the engine's, else NULL.
+static const char* fcShapeBodyName(const fcScene* scene, fcShapeId shape)
+{
+    if (!fcShape_IsValid(shape)) return NULL;
+    fcBodyId body = fcShape_GetBody(shape);
+    for (int i = 0; i < scene->bodyCount; ++i)
+        if (memcmp(&scene->bodies[i], &body, sizeof body) == 0) return scene->bodyNames[i];
+    return fcBody_GetName(body);
+}
+
+void fcRun_WriteEventJson(FILE* f, const fcScene* scene, const fcConstraintEvent* e)
+{
+    const char* name = NULL;
+    for (int j = 0; j < scene->jointCount && name == NULL; ++j)
+        if (memcmp(&scene->joints[j], &e->joint, sizeof e->joint) == 0) name = scene->jointNames[j];
+    if (name == NULL && fcJoint_IsValid(e->joint)) name = fcJoint_GetName(e->joint);
+    fputs("{\"type\":", f);
+    fcWriteJsonString(f, fcEventType_GetName(e->type));
+    fputs(",\"joint\":", f);
+    fcWriteJsonString(f, name);
+    if (fcShape_IsValid(e->shapeA) || fcShape_IsValid(e->shapeB)) {  // a contact or a sensor
+        fputs(",\"bodyA\":", f);
+        fcWriteJsonString(f, fcShapeBodyName(scene, e->shapeA));
+        fputs(",\"bodyB\":", f);
+        fcWriteJsonString(f, fcShapeBodyName(scene, e->shapeB));
+        fputs(",\"point\":", f);
+        fcWriteJsonVec3(f, e->point);
+        fputs(",\"normal\":", f);
+        fcWriteJsonVec3(f, e->normal);
+    }
+    fputs(",\"time\":", f);
+    fcWriteJsonNumber(f, e->time);
+    fputs(",\"forceBefore\":", f);
+    fcWriteJsonNumber(f, e->forceBefore);
+    fputs(",\"positionB\":", f);
+    fcWriteJsonVec3(f, e->positionB);
+    fputs(",\"velocityB\":", f);
+    fcWriteJsonVec3(f, e->velocityB);
+    fputs("}\n", f);
+}
+
+// The output files, opened before the run so that a bad path refuses the run with nothing written.
+typedef struct fcRunOutputs {
+    FILE* csv;
+    FILE* plot;
+    FILE* events;
+} fcRunOutputs;
+
+static void fcCloseOutputs(fcRunOutputs* files, const fcRunOptions* o, bool remove_)
+{
+    FILE** f[3] = {&files->csv, &files->plot, &files->events};
+    const char* paths[3] = {o->csvPath, o->plotPath, o->eventsPath};
+    for (int k = 0; k < 3; ++k) {
+        if (*f[k] == NULL) continue;
+        fclose(*f[k]);
+        *f[k] = NULL;
+        if (remove_) remove(paths[k]);
+    }
+}
+
+static bool fcOpenOutputs(fcRunOutputs* files, const fcRunOptions* o, FILE* errStream)
+{
+    memset(files, 0, sizeof *files);
+    FILE** f[3] = {&files->csv, &files->plot, &files->events};
+    const char* paths[3] = {o->csvPath, o->plotPath, o->eventsPath};
+    for (int k = 0; k < 3; ++k) {
+        if (paths[k] == NULL) continue;
+        *f[k] = fopen(paths[k], k == 1 ? "wb" : "w");
+        if (*f[k] == NULL) {
+            fprintf(errStream, "fulcrum: cannot create %s: %s\n", paths[k], strerror(errno));
+            fcCloseOutputs(files, o, true);
+            return false;
+        }
+    }
+    return true;
+}
+
+// Close one output; false (and a message) when writing it failed.
+static bool fcFinishOutput(FILE** f, const char* path, FILE* errStream)
+{
+    if (*f == NULL) return true;
+    bool failed = ferror(*f) != 0;
+    if (fclose(*f) != 0) failed = true;
+    *f = NULL;
+    if (failed) fprintf(errStream, "fulcrum: writing %s failed\n", path);
+    return !failed;
+}
+
+#define FC_RUN_PLOT_WIDTH 960
+#define FC_RUN_PLOT_HEIGHT 600
+#ifdef FC_HAVE_PLOT
+
+// The viewer's plot buffer over the whole run: the window is the run's length, and at most about
+// FC_PLOT_CAPACITY samples are kept (every stride-th step), but every event is.
+typedef struct fcRunPlot {
+    fcPlot* plot;
+    fcViewFrame prev, curr;
+    long long stride;
+} fcRunPlot;
+
+static void fcRunPlot_Begin(fcRunPlot* p, const fcScene* scene, double T, long long steps)
+{
+    p->plot = calloc(1, sizeof *p->plot);
+    if (p->plot == NULL) abort();
+    fcViewFrame_Init(&p->prev, scene);
+    fcViewFrame_Init(&p->curr, scene);
+    fcViewFrame_Capture(&p->curr, scene, 0);
+    fcPlot_Init(p->plot, scene);
+    p->plot->window = T * (1 + 1e-9);  // the first sample (t = h) stays in
+    const long long room = FC_PLOT_CAPACITY - 16;
+    p->stride = (steps + room - 1) / room;
+    if (p->stride < 1) p->stride = 1;
+}
+
+static void fcRunPlot_Step(fcRunPlot* p, const fcScene* scene, long long n, bool last)
+{
+    fcViewFrame_Copy(&p->prev, &p->curr);
+    fcViewFrame_Capture(&p->curr, scene, 0);
+    if (n % p->stride == 0 || last) {
+        fcPlot_Add(p->plot, scene, &p->prev, &p->curr);  // with this step's events
+    } else {
+        for (int e = 0; e < p->curr.eventCount; ++e) fcPlot_AddEvent(p->plot, p->curr.events + e);
+    }
+}
+
+static bool fcRunPlot_End(fcRunPlot* p, const fcScene* scene, FILE* f)
+{
+    bool ok = f == NULL || fcPlot_WritePng(p->plot, scene, f, FC_RUN_PLOT_WIDTH, FC_RUN_PLOT_HEIGHT);
+    fcViewFrame_Free(&p->prev);
+    fcViewFrame_Free(&p->curr);
+    free(p->plot);
+    return ok;
+}
+#endif
+
 int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
 {
     char err[1024];
@@ -280,16 +467,12 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
     }
     long long steps = (long long)stepsReal;
 
-    FILE* csv = NULL;
-    if (o->csvPath != NULL) {
-        csv = fopen(o->csvPath, "w");
-        if (csv == NULL) {
-            fprintf(errStream, "fulcrum: cannot create %s: %s\n", o->csvPath, strerror(errno));
-            fcScene_Free(&scene);
-            return fc_exitUsage;
-        }
-        fcWriteCsvHeader(csv, &scene);
+    fcRunOutputs files;
+    if (!fcOpenOutputs(&files, o, errStream)) {
+        fcScene_Free(&scene);
+        return fc_exitUsage;
     }
+    if (files.csv != NULL) fcWriteCsvHeader(files.csv, &scene);
 
     int jointCount = scene.jointCount;
     fcJointPeaks* peaks = calloc((size_t)(jointCount ? jointCount : 1), sizeof(fcJointPeaks));
@@ -298,6 +481,11 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
         fprintf(errStream, "fulcrum: out of memory\n");
         abort();
     }
+#ifdef FC_HAVE_PLOT
+    fcRunPlot plot;
+    memset(&plot, 0, sizeof plot);
+    if (files.plot != NULL) fcRunPlot_Begin(&plot, &scene, steps * h, steps);
+#endif
 
     // the energy before the first step
     fcWorldStats stats = fcWorld_GetStats(scene.world);
@@ -305,7 +493,7 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
     double maxEnergyError = 0, maxViolation = 0, maxViolationTime = 0, wallMs = 0;
     int maxIterations = 0, nonConverged = 0, maxRows = 0, maxRedundant = 0;
     int code = fc_exitOk;
-    long long done = 0;
+    long long done = 0, eventCount = 0;
     for (long long n = 1; n <= steps; ++n) {
         double t0 = fcWallMs();
         if (!fcWorld_Step(scene.world)) {
@@ -332,7 +520,16 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
         if (!stats.projectionConverged) ++nonConverged;
         if (stats.rowCount > maxRows) maxRows = stats.rowCount;
         if (stats.redundantRows > maxRedundant) maxRedundant = stats.redundantRows;
-        if (csv != NULL && n % o->every == 0) fcWriteCsvRow(csv, &scene, &stats, reactions);
+        if (files.csv != NULL && n % o->every == 0) fcWriteCsvRow(files.csv, &scene, &stats, reactions);
+        int events = fcWorld_GetEventCount(scene.world);
+        eventCount += events;
+        for (int k = 0; k < events && files.events != NULL; ++k) {
+            fcConstraintEvent ev = fcWorld_GetEvent(scene.world, k);
+            fcRun_WriteEventJson(files.events, &scene, &ev);
+        }
+#ifdef FC_HAVE_PLOT
+        if (files.plot != NULL) fcRunPlot_Step(&plot, &scene, n, n == steps);
+#endif
         if (!isfinite(stats.energy)) {
             fprintf(errStream, "fulcrum: the run diverged at step %lld (t = %g s): energy %g\n", n, t,
                     (double)stats.energy);
@@ -340,15 +537,22 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
             break;
         }
     }
-    if (csv != NULL) {
-        bool failed = ferror(csv) != 0;
-        if (fclose(csv) != 0 || failed) {
-            fprintf(errStream, "fulcrum: writing %s failed\n", o->csvPath);
-            code = fc_exitRunFailed;
-        }
+    if (!fcFinishOutput(&files.csv, o->csvPath, errStream)) code = fc_exitRunFailed;
+    if (!fcFinishOutput(&files.events, o->eventsPath, errStream)) code = fc_exitRunFailed;
+#ifdef FC_HAVE_PLOT
+    if (files.plot != NULL) {
+        bool drawn = fcRunPlot_End(&plot, &scene, files.plot);
+        if (!fcFinishOutput(&files.plot, o->plotPath, errStream)) code = fc_exitRunFailed;
+        else if (!drawn) fprintf(errStream, "fulcrum: writing %s failed\n", o->plotPath), code = fc_exitRunFailed;
     }
+#endif
     fcPrintSummary(out, &scene, o, done, h, peaks, &stats, e0, maxEnergyError, maxViolation, maxViolationTime,
                    maxIterations, nonConverged, maxRows, maxRedundant, wallMs);
+    fprintf(out, "events       %lld (one-sided constraints releasing or taking hold, contacts, friction)\n", eventCount);
+    if (o->plotPath != NULL && code == fc_exitOk)
+        fprintf(out, "plot         %s (%dx%d PNG)\n", o->plotPath, FC_RUN_PLOT_WIDTH, FC_RUN_PLOT_HEIGHT);
+    if (o->eventsPath != NULL && code == fc_exitOk)
+        fprintf(out, "events file  %s (%lld lines of JSON)\n", o->eventsPath, eventCount);
     free(peaks);
     free(reactions);
     fcScene_Free(&scene);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `fulcrum run`: step a scene file headless, optionally write a CSV trace, print a reaction-force summary.
+// `fulcrum run`: step a scene file headless, optionally write a CSV trace, the plot (PNG) and the events (JSON
+// lines), print a reaction-force summary.
 #ifndef FC_RUN_H
 #define FC_RUN_H
 
@@ -16,6 +17,8 @@ typedef struct fcRunOptions {
     fcStabilization stabilization;
     const char* csvPath;            ///< NULL: no CSV
     int every;                      ///< a CSV row after every K-th step (>= 1)
+    const char* plotPath;           ///< NULL: no plot PNG (the viewer's plot panel of the whole run)
+    const char* eventsPath;         ///< NULL: no JSON lines of the engine's events
 } fcRunOptions;
 
 /// Exit codes of the program.
@@ -31,6 +34,10 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* opt
 int fcRun_Execute(const fcRunOptions* options, FILE* out, FILE* errStream);
 /// The options part of the usage text.
 void fcRun_PrintOptions(FILE* stream);
+/// One engine event as a line of JSON (with the newline): type (fcEventType_GetName: "release", "hold",
+/// "contact_begin", ...), joint (its scene name, else the engine's, else null), for contacts and sensors bodyA,
+/// bodyB, point and normal, then time, forceBefore, positionB, velocityB; numbers round-trip (%.17g).
+void fcRun_WriteEventJson(FILE* f, const fcScene* scene, const fcConstraintEvent* event);
 
 /// `fulcrum run SCENE [options]`: argv holds the words after "run".
 int fcRun_Command(int argc, char** argv);

@@ -6,6 +6,10 @@
 //   view_check csv FILE TOL PEAK  the plot buffer's first series follows its exact column within TOL N (at most
 //                             2 samples beyond it, each printed: the engine reports an occasional one-step
 //                             outlier, see the report), and its largest value is at least PEAK N
+//   view_check plotpng FILE W H PEAK TOP  `fulcrum run --plot`'s PNG is W x H; its plot area (plot.c's
+//                             fcPlot_Area) holds the first series' curve, whose highest pixel reads PEAK N
+//                             (within 1 % of the axis) on an axis that autoscaled to TOP N, and which spans
+//                             the area's width
 #include <stb/stb_image.h>
 
 #include <math.h>
@@ -74,10 +78,45 @@ static int fcCheckCsv(const char* path, double tolerance, double peak)
     return 0;
 }
 
+// The plot area of a panel at (0, 0, w, h): plot.c's fcPlot_Area, restated here as the layout under test.
+static void fcPlotArea(int w, int h, double area[4]) { area[0] = 64, area[1] = 58, area[2] = w - 18, area[3] = h - 160; }
+
+static int fcCheckPlotPng(const char* path, int width, int height, double peak, double top)
+{
+    int w = 0, h = 0, n = 0;
+    unsigned char* p = stbi_load(path, &w, &h, &n, 4);
+    if (p == NULL) return fprintf(stderr, "cannot read %s as PNG\n", path), 1;
+    double area[4];
+    fcPlotArea(w, h, area);
+    int count = 0, yTop = h, xLeft = w, xRight = -1;
+    for (int y = (int)area[1]; y <= (int)area[3]; ++y)
+        for (int x = (int)area[0]; x <= (int)area[2]; ++x) {
+            const unsigned char* c = p + 4 * ((size_t)y * w + x);
+            if (abs(c[0] - 77) < 20 && abs(c[1] - 184) < 20 && abs(c[2] - 255) < 20) {
+                ++count;
+                if (y < yTop) yTop = y;
+                if (x < xLeft) xLeft = x;
+                if (x > xRight) xRight = x;
+            }
+        }
+    stbi_image_free(p);
+    // the curve is 2 px wide: its top pixel row is about 1 px above the value's line
+    double value = top * (area[3] - (yTop + 1.0)) / (area[3] - area[1]);
+    printf("%s: %dx%d, %d curve pixels in the plot area, from x = %d to %d; its top at y = %d reads %.3f N (expected %g N "
+           "on an axis to %g N)\n", path, w, h, count, xLeft, xRight, yTop, value, peak, top);
+    if (w != width || h != height) return fprintf(stderr, "expected %dx%d\n", width, height), 1;
+    if (count < 300) return fprintf(stderr, "the plot shows no curve\n"), 1;
+    if (fabs(value - peak) > 0.01 * top) return fprintf(stderr, "the curve's peak is off\n"), 1;
+    if (xLeft > area[0] + 3 || xRight < area[2] - 3) return fprintf(stderr, "the curve does not span the run\n"), 1;
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
+    if (argc == 7 && strcmp(argv[1], "plotpng") == 0)
+        return fcCheckPlotPng(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]), atof(argv[6]));
     if (argc == 3 && strcmp(argv[1], "png") == 0) return fcCheckPng(argv[2]);
     if (argc == 5 && strcmp(argv[1], "csv") == 0) return fcCheckCsv(argv[2], atof(argv[3]), atof(argv[4]));
-    fprintf(stderr, "usage: view_check png FILE | view_check csv FILE TOLERANCE PEAK\n");
+    fprintf(stderr, "usage: view_check png FILE | view_check csv FILE TOLERANCE PEAK | view_check plotpng FILE W H PEAK TOP\n");
     return 2;
 }

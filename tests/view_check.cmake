@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
-# A headless viewer test: cmake -DEXE=fulcrum -DCHECK=view_check -DSCENE=... -DOUT=dir -DMODE=png|csv|shader|missing
-#   [-DSHADERS=dir] -P view_check.cmake
+# A headless viewer test: cmake -DEXE=fulcrum -DCHECK=view_check -DSCENE=... -DOUT=dir
+#   -DMODE=png|csv|shader|missing|runplot|events [-DSHADERS=dir] -P view_check.cmake
 # png: 60 frames, the screenshot is checked by view_check png. csv: the pendulum's plot buffer against the exact
 # curve. shader: a copy of the shaders with an error in mesh.frag line 4 must exit 2 naming the file and line.
 # missing: a scene file that does not exist must exit 2 with "cannot open".
+# runplot: `fulcrum run SCENE --plot` writes the plot, checked by view_check plotpng (-DPEAK, -DTOP: the
+# pendulum's 29.43 N on an axis to 35 N). events: `fulcrum run SCENE --events` on a scene without one-sided
+# constraints writes an empty file and says "events       0".
 file(MAKE_DIRECTORY "${OUT}")
 if(MODE STREQUAL "png")
   file(REMOVE "${OUT}/${NAME}.png")
@@ -71,4 +74,42 @@ elseif(MODE STREQUAL "missing")
   if(EXISTS "${OUT}/missing.png")
     message(FATAL_ERROR "a screenshot was written")
   endif()
+elseif(MODE STREQUAL "runplot")
+  set(png "${OUT}/${NAME}-run-plot.png")
+  file(REMOVE "${png}")
+  execute_process(COMMAND "${EXE}" run "${SCENE}" --plot "${png}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "fulcrum run exited with ${rc}")
+  endif()
+  string(FIND "${out}" "plot         ${png} (960x600 PNG)" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the summary does not name the plot")
+  endif()
+  execute_process(COMMAND "${CHECK}" plotpng "${png}" 960 600 ${PEAK} ${TOP} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the plot check failed")
+  endif()
+elseif(MODE STREQUAL "events")
+  set(jsonl "${OUT}/${NAME}-events.jsonl")
+  file(REMOVE "${jsonl}")
+  execute_process(COMMAND "${EXE}" run "${SCENE}" --events "${jsonl}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "fulcrum run exited with ${rc}")
+  endif()
+  if(NOT EXISTS "${jsonl}")
+    message(FATAL_ERROR "no events file ${jsonl}")
+  endif()
+  file(SIZE "${jsonl}" size)
+  if(NOT size EQUAL 0)
+    message(FATAL_ERROR "${jsonl} is not empty (${size} bytes): ${NAME} has no one-sided constraints")
+  endif()
+  string(FIND "${out}" "events       0 (" at1)
+  string(FIND "${out}" "events file  ${jsonl} (0 lines of JSON)" at2)
+  if(at1 EQUAL -1 OR at2 EQUAL -1)
+    message(FATAL_ERROR "the summary does not report 0 events in ${jsonl}")
+  endif()
+else()
+  message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,16 @@ static int fcBodyIndex(const fcScene* scene, fcBodyId id)
     return -1;
 }
 
+static int fcJointIndex(const fcScene* scene, fcJointId id)
+{
+    for (int j = 0; j < scene->jointCount; ++j)
+        if (memcmp(&scene->joints[j], &id, sizeof id) == 0) return j;
+    return -1;
+}
+
+static void fcSet3(double out[3], fcVec3 v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
+static double fcLength3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
 void fcViewFrame_Init(fcViewFrame* f, const fcScene* scene)
 {
     memset(f, 0, sizeof *f);
@@ -48,7 +59,9 @@ void fcViewFrame_Init(fcViewFrame* f, const fcScene* scene)
         fcJointId id = scene->joints[j];
         f->joints[j].bodyA = fcBodyIndex(scene, fcJoint_GetBodyA(id));
         f->joints[j].bodyB = fcBodyIndex(scene, fcJoint_GetBodyB(id));
-        f->joints[j].point = scene->jointTypes[j] != fc_couplingJoint;
+        f->joints[j].type = scene->jointTypes[j];
+        // a coupling and a user row act on their bodies' coordinates, not at a point
+        f->joints[j].point = scene->jointTypes[j] != fc_couplingJoint && scene->jointTypes[j] != fc_userConstraint;
     }
 }
 
@@ -59,32 +72,74 @@ void fcViewFrame_Free(fcViewFrame* f)
     memset(f, 0, sizeof *f);
 }
 
+bool fcViewEvent_LetsGo(fcEventType type)
+{
+    return type == fc_eventRelease || type == fc_eventContactEnd || type == fc_eventStickToSlip || type == fc_eventSensorEnd;
+}
+
+// The scene body a shape belongs to, or -1.
+static int fcShapeBodyIndex(const fcScene* scene, fcShapeId shape)
+{
+    return fcShape_IsValid(shape) ? fcBodyIndex(scene, fcShape_GetBody(shape)) : -1;
+}
+
 void fcViewFrame_Capture(fcViewFrame* f, const fcScene* scene, double stepMs)
 {
     f->time = fcWorld_GetTime(scene->world);
     f->stepMs = stepMs;
     for (int i = 0; i < f->bodyCount; ++i) {
-        fcVec3 p = fcBody_GetPosition(scene->bodies[i]);
         fcQuat q = fcBody_GetOrientation(scene->bodies[i]);
         fcViewPose* pose = f->bodies + i;
-        pose->p[0] = p.x, pose->p[1] = p.y, pose->p[2] = p.z;
+        fcSet3(pose->p, fcBody_GetPosition(scene->bodies[i]));
         pose->q[0] = q.w, pose->q[1] = q.x, pose->q[2] = q.y, pose->q[3] = q.z;
     }
     for (int j = 0; j < f->jointCount; ++j) {
         fcJointReaction r = fcJoint_GetReaction(scene->joints[j]);
-        fcVec3 a = fcJoint_GetAnchorA(scene->joints[j]);
         fcViewJoint* v = f->joints + j;
-        v->anchor[0] = r.anchor.x, v->anchor[1] = r.anchor.y, v->anchor[2] = r.anchor.z;
-        v->anchorA[0] = a.x, v->anchorA[1] = a.y, v->anchorA[2] = a.z;
-        v->force[0] = r.force.x, v->force[1] = r.force.y, v->force[2] = r.force.z;
-        v->magnitude = fcVec3_Length(r.force);
+        fcSet3(v->anchor, r.anchor);
+        fcSet3(v->anchorA, fcJoint_GetAnchorA(scene->joints[j]));
+        fcSet3(v->force, r.force);
+        fcSet3(v->forceA, r.forceA);
+        fcSet3(v->moment, r.moment);
+        v->magnitude = fcLength3(v->force);
+        v->momentMagnitude = fcLength3(v->moment);
     }
+    int n = fcWorld_GetEventCount(scene->world);
+    f->eventCount = n < FC_VIEW_MAX_EVENTS ? n : FC_VIEW_MAX_EVENTS;
+    f->eventsLost = n - f->eventCount;
+    for (int k = 0; k < f->eventCount; ++k) {
+        fcConstraintEvent e = fcWorld_GetEvent(scene->world, k);
+        fcViewEvent* v = f->events + k;
+        v->type = e.type;
+        v->contact = !fcJoint_IsValid(e.joint);
+        v->joint = fcJointIndex(scene, e.joint);
+        v->bodyA = fcShapeBodyIndex(scene, e.shapeA);
+        v->bodyB = fcShapeBodyIndex(scene, e.shapeB);
+        if (v->joint >= 0) {
+            snprintf(v->name, sizeof v->name, "%s", scene->jointNames[v->joint]);
+        } else if (fcJoint_IsValid(e.joint)) {
+            const char* name = fcJoint_GetName(e.joint);
+            snprintf(v->name, sizeof v->name, "%s", name != NULL && name[0] != '\0' ? name : "(unnamed joint)");
+        } else {
+            snprintf(v->name, sizeof v->name, "%s - %s", v->bodyA >= 0 ? scene->bodyNames[v->bodyA] : "?",
+                     v->bodyB >= 0 ? scene->bodyNames[v->bodyB] : "?");
+        }
+        v->time = e.time;
+        v->forceBefore = e.forceBefore;
+        fcSet3(v->positionB, e.positionB);
+        fcSet3(v->velocityB, e.velocityB);
+        fcSet3(v->point, e.point);
+        fcSet3(v->normal, e.normal);
+    }
+    memset(&f->drag, 0, sizeof f->drag);
 }
 
 void fcViewFrame_Copy(fcViewFrame* out, const fcViewFrame* in)
 {
-    out->time = in->time;
-    out->stepMs = in->stepMs;
+    fcViewPose* bodies = out->bodies;
+    fcViewJoint* joints = out->joints;
+    *out = *in;
+    out->bodies = bodies, out->joints = joints;
     memcpy(out->bodies, in->bodies, (size_t)in->bodyCount * sizeof *in->bodies);
     memcpy(out->joints, in->joints, (size_t)in->jointCount * sizeof *in->joints);
 }
@@ -113,18 +168,24 @@ void fcViewFrame_Lerp(fcViewFrame* out, const fcViewFrame* a, const fcViewFrame*
             jo->anchor[k] = fcLerp(ja->anchor[k], jb->anchor[k], t);
             jo->anchorA[k] = fcLerp(ja->anchorA[k], jb->anchorA[k], t);
             jo->force[k] = fcLerp(ja->force[k], jb->force[k], t);
+            jo->forceA[k] = fcLerp(ja->forceA[k], jb->forceA[k], t);
+            jo->moment[k] = fcLerp(ja->moment[k], jb->moment[k], t);
         }
-        jo->magnitude = sqrt(jo->force[0] * jo->force[0] + jo->force[1] * jo->force[1] + jo->force[2] * jo->force[2]);
+        jo->magnitude = fcLength3(jo->force);
+        jo->momentMagnitude = fcLength3(jo->moment);
     }
+    if (a->drag.active && b->drag.active && a->drag.body == b->drag.body)
+        for (int k = 0; k < 3; ++k) out->drag.point[k] = fcLerp(a->drag.point[k], b->drag.point[k], t);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Exact curves
 // ---------------------------------------------------------------------------------------------------------------------
 
-// Pendulum released at rest from the horizontal: T = m v^2 / l + m g cos(theta) with v^2 = 2 g l cos(theta),
-// so T = 3 m g cos(theta), theta measured from the downward vertical through the pivot.
-static double fcExactPendulum(const fcScene* scene, const fcViewFrame* f, int joint)
+// A point mass on a rigid link released at rest at theta0 from the downward vertical through the pivot:
+// T = m v^2 / l + m g cos(theta) with v^2 = 2 g l (cos(theta) - cos(theta0)), so T = m g (3 cos(theta) - 2
+// cos(theta0)); released from the horizontal (the pendulum demo) that is 3 m g cos(theta).
+static double fcExactPendulumFrom(const fcScene* scene, const fcViewFrame* f, int joint, double cosTheta0)
 {
     const fcViewJoint* j = f->joints + joint;
     if (j->bodyB < 0) return NAN;
@@ -132,10 +193,22 @@ static double fcExactPendulum(const fcScene* scene, const fcViewFrame* f, int jo
     fcVec3 g = fcWorld_GetGravity(scene->world);
     double gl = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
     double d[3] = {p[0] - j->anchorA[0], p[1] - j->anchorA[1], p[2] - j->anchorA[2]};
-    double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double l = fcLength3(d);
     if (!(l > 0) || !(gl > 0)) return NAN;
     double cosTheta = (d[0] * g.x + d[1] * g.y + d[2] * g.z) / (l * gl);
-    return 3 * fcBody_GetMass(scene->bodies[j->bodyB]) * gl * cosTheta;
+    return fcBody_GetMass(scene->bodies[j->bodyB]) * gl * (3 * cosTheta - 2 * cosTheta0);
+}
+
+static double fcExactPendulum(const fcScene* scene, const fcViewFrame* f, int joint)
+{
+    return fcExactPendulumFrom(scene, f, joint, 0);
+}
+
+// robot_arm.json: the payload hangs from the gripper on a rod of 0.6 m, released 40 deg from the vertical
+// (its centre 0.6 sin 40 deg to the side); the arm is welded to a fixed base, so the hook does not move.
+static double fcExactPayload(const fcScene* scene, const fcViewFrame* f, int joint)
+{
+    return fcExactPendulumFrom(scene, f, joint, cos(40 * 3.14159265358979323846 / 180));
 }
 
 // Atwood machine: T = 2 m1 m2 g / (m1 + m2), constant (the coupling's two sliders carry m1 and m2).
@@ -170,6 +243,12 @@ static const fcExactCurve fc_exactCurves[] = {
     {"rolling_disk", "contact", "exact m g cos(a)", fcExactConstant},
     {"rolling_hoop", "rolling", "exact m g sin(a) / 2", fcExactConstant},
     {"rolling_hoop", "contact", "exact m g cos(a)", fcExactConstant},
+    {"rolling_race", "hoop_rolling", "exact m g sin(a) / 2", fcExactConstant},
+    {"rolling_race", "disk_rolling", "exact m g sin(a) / 3", fcExactConstant},
+    {"rolling_race", "hoop_contact", "exact m g cos(a)", fcExactConstant},
+    {"rolling_race", "disk_contact", "exact m g cos(a)", fcExactConstant},
+    {"cart_slope", "rail", "exact m g cos(a)", fcExactConstant},
+    {"robot_arm", "hook", "exact m g (3 cos(theta) - 2 cos(theta0))", fcExactPayload},
 };
 
 const fcExactCurve* fcExact_Find(const fcScene* scene, int joint)
@@ -185,22 +264,83 @@ const fcExactCurve* fcExact_Find(const fcScene* scene, int joint)
 // Plot buffer
 // ---------------------------------------------------------------------------------------------------------------------
 
+static void fcPlotClearSeries(fcPlot* plot, int s)
+{
+    for (int k = 0; k < FC_PLOT_CAPACITY; ++k) {
+        plot->force[k][s] = plot->moment[k][s] = plot->exactValue[k][s] = NAN;
+        plot->component[k][s][0] = plot->component[k][s][1] = plot->component[k][s][2] = NAN;
+    }
+}
+
+static int fcPlotFreeColor(const fcPlot* plot)
+{
+    for (int c = 0; c < FC_PLOT_MAX_SERIES; ++c) {
+        bool used = false;
+        for (int s = 0; s < plot->seriesCount; ++s) used = used || plot->color[s] == c;
+        if (!used) return c;
+    }
+    return 0;
+}
+
+static void fcPlotAppendSeries(fcPlot* plot, const fcScene* scene, int joint)
+{
+    int s = plot->seriesCount;
+    plot->joint[s] = joint;
+    plot->exact[s] = fcExact_Find(scene, joint);
+    plot->color[s] = fcPlotFreeColor(plot);
+    fcPlotClearSeries(plot, s);
+    ++plot->seriesCount;
+}
+
 void fcPlot_Init(fcPlot* plot, const fcScene* scene)
 {
     plot->seriesCount = 0;
     plot->count = plot->head = 0;
+    plot->eventCount = plot->eventHead = 0;
     plot->window = 5.0;
-    for (int pass = 0; pass < 2; ++pass)
+    plot->quantity = fcDemo_PlotQuantity(scene);
+    // the exact curves are of |F|: plotting moments, the channels come in file order
+    for (int pass = plot->quantity == fc_plotForce ? 0 : 1; pass < 2; ++pass)
         for (int j = 0; j < scene->jointCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++j) {
             const fcExactCurve* c = fcExact_Find(scene, j);
-            if ((pass == 0) != (c != NULL)) continue;
-            plot->joint[plot->seriesCount] = j;
-            plot->exact[plot->seriesCount] = c;
-            ++plot->seriesCount;
+            if (plot->quantity == fc_plotForce && (pass == 0) != (c != NULL)) continue;
+            fcPlotAppendSeries(plot, scene, j);
         }
 }
 
 int fcPlot_Index(const fcPlot* plot, int i) { return (plot->head + i) % FC_PLOT_CAPACITY; }
+
+int fcPlot_FindSeries(const fcPlot* plot, int joint)
+{
+    for (int s = 0; s < plot->seriesCount; ++s)
+        if (plot->joint[s] == joint) return s;
+    return -1;
+}
+
+int fcPlot_Toggle(fcPlot* plot, const fcScene* scene, int joint)
+{
+    if (joint < 0 || joint >= scene->jointCount) return 0;
+    int s = fcPlot_FindSeries(plot, joint);
+    if (s < 0) {
+        if (plot->seriesCount == FC_PLOT_MAX_SERIES) return 0;
+        fcPlotAppendSeries(plot, scene, joint);  // its history starts now (NaN before)
+        return 1;
+    }
+    // close the gap: the later series move down one column, keeping their colours
+    for (int r = s; r + 1 < plot->seriesCount; ++r) {
+        plot->joint[r] = plot->joint[r + 1];
+        plot->exact[r] = plot->exact[r + 1];
+        plot->color[r] = plot->color[r + 1];
+        for (int k = 0; k < FC_PLOT_CAPACITY; ++k) {
+            plot->force[k][r] = plot->force[k][r + 1];
+            plot->moment[k][r] = plot->moment[k][r + 1];
+            plot->exactValue[k][r] = plot->exactValue[k][r + 1];
+            memcpy(plot->component[k][r], plot->component[k][r + 1], sizeof plot->component[k][r]);
+        }
+    }
+    --plot->seriesCount;
+    return -1;
+}
 
 void fcPlot_Add(fcPlot* plot, const fcScene* scene, const fcViewFrame* prev, const fcViewFrame* frame)
 {
@@ -214,14 +354,43 @@ void fcPlot_Add(fcPlot* plot, const fcScene* scene, const fcViewFrame* prev, con
     plot->t[slot] = frame->time;
     for (int s = 0; s < plot->seriesCount; ++s) {
         int j = plot->joint[s];
-        plot->value[slot][s] = frame->joints[j].magnitude;
+        const fcViewJoint* v = frame->joints + j;
+        plot->force[slot][s] = v->magnitude;
+        plot->moment[slot][s] = v->momentMagnitude;
+        memcpy(plot->component[slot][s], v->force, sizeof v->force);
         plot->exactValue[slot][s] =
             plot->exact[s] != NULL ? 0.5 * (plot->exact[s]->fcn(scene, prev, j) + plot->exact[s]->fcn(scene, frame, j)) : NAN;
     }
+    for (int e = 0; e < frame->eventCount; ++e) fcPlot_AddEvent(plot, frame->events + e);
     // drop what scrolled out of the window
     while (plot->count > 2 && frame->time - plot->t[plot->head] > plot->window) {
         plot->head = (plot->head + 1) % FC_PLOT_CAPACITY;
         --plot->count;
+    }
+}
+
+void fcPlot_AddEvent(fcPlot* plot, const fcViewEvent* event)
+{
+    int slot;
+    if (plot->eventCount < FC_PLOT_MAX_EVENTS) {
+        slot = (plot->eventHead + plot->eventCount++) % FC_PLOT_MAX_EVENTS;
+    } else {
+        slot = plot->eventHead;
+        plot->eventHead = (plot->eventHead + 1) % FC_PLOT_MAX_EVENTS;
+    }
+    plot->events[slot].t = event->time;
+    plot->events[slot].type = event->type;
+    plot->events[slot].contact = event->contact;
+    plot->events[slot].joint = event->joint;
+}
+
+double fcPlot_Value(const fcPlot* plot, int k, int s, int component)
+{
+    switch (plot->quantity) {
+    case fc_plotMoment: return plot->moment[k][s];
+    case fc_plotComponents: return plot->component[k][s][component < 0 ? 0 : component > 2 ? 2 : component];
+    case fc_plotForce:
+    default: return plot->force[k][s];
     }
 }
 
@@ -237,13 +406,215 @@ bool fcPlot_WriteCsv(const fcPlot* plot, const fcScene* scene, FILE* f)
         int k = fcPlot_Index(plot, i);
         fprintf(f, "%.17g", plot->t[k]);
         for (int s = 0; s < plot->seriesCount; ++s) {
-            fprintf(f, ",%.17g", plot->value[k][s]);
+            fprintf(f, ",%.17g", plot->force[k][s]);
             if (plot->exact[s] != NULL) fprintf(f, ",%.17g", plot->exactValue[k][s]);
         }
         fputc('\n', f);
     }
     return ferror(f) == 0;
 }
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The log
+// ---------------------------------------------------------------------------------------------------------------------
+
+void fcViewLog_Clear(fcViewLog* log) { log->count = log->head = 0; }
+
+void fcViewLog_Add(fcViewLog* log, const char* format, ...)
+{
+    int slot;
+    if (log->count < FC_LOG_CAPACITY) {
+        slot = (log->head + log->count++) % FC_LOG_CAPACITY;
+    } else {
+        slot = log->head;
+        log->head = (log->head + 1) % FC_LOG_CAPACITY;
+    }
+    va_list args;
+    va_start(args, format);
+    vsnprintf(log->lines[slot], sizeof log->lines[slot], format, args);
+    va_end(args);
+}
+
+const char* fcViewLog_Line(const fcViewLog* log, int i)
+{
+    if (i < 0 || i >= log->count) return NULL;
+    return log->lines[(log->head + log->count - 1 - i) % FC_LOG_CAPACITY];
+}
+
+void fcViewEvent_Describe(const fcViewEvent* e, char* out, size_t size)
+{
+    double speed = fcLength3(e->velocityB);
+    const char* what = e->contact ? "contact " : "";
+    switch (e->type) {
+    case fc_eventRelease:
+        snprintf(out, size, "t = %.4f s  %s%s released (force before %.4g N, speed %.3g m/s)", e->time, what, e->name,
+                 e->forceBefore, speed);
+        break;
+    case fc_eventHold: snprintf(out, size, "t = %.4f s  %s%s took hold (speed %.3g m/s)", e->time, what, e->name, speed); break;
+    case fc_eventContactBegin: snprintf(out, size, "t = %.4f s  contact %s began", e->time, e->name); break;
+    case fc_eventContactEnd: snprintf(out, size, "t = %.4f s  contact %s ended", e->time, e->name); break;
+    case fc_eventStickToSlip:
+        snprintf(out, size, "t = %.4f s  contact %s slips (friction before %.4g N)", e->time, e->name, e->forceBefore);
+        break;
+    case fc_eventSlipToStick: snprintf(out, size, "t = %.4f s  contact %s sticks", e->time, e->name); break;
+    case fc_eventSensorBegin: snprintf(out, size, "t = %.4f s  sensor %s: entered", e->time, e->name); break;
+    case fc_eventSensorEnd: snprintf(out, size, "t = %.4f s  sensor %s: left", e->time, e->name); break;
+    default: snprintf(out, size, "t = %.4f s  %s: %s", e->time, e->name, fcEventType_GetName(e->type)); break;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Picking and the drag spring
+// ---------------------------------------------------------------------------------------------------------------------
+
+// The radius of a sphere about the shape's origin that holds the shape.
+static double fcShapeRadius(const fcShapeDef* d, double minRadius)
+{
+    double r;
+    switch (d->type) {
+    case fc_boxShape: r = fcVec3_Length(d->halfExtents); break;
+    case fc_capsuleShape: r = d->radius + d->halfHeight; break;
+    case fc_cylinderShape: r = sqrt(d->radius * d->radius + d->halfHeight * d->halfHeight); break;
+    case fc_sphereShape: r = d->radius; break;
+    default: r = minRadius; break;
+    }
+    return fmax(r, minRadius);
+}
+
+void fcViewBounds_Compute(const fcScene* scene, double minRadius, double (*out)[5])
+{
+    for (int i = 0; i < scene->bodyCount; ++i) {
+        fcBodyId id = scene->bodies[i];
+        int n = fcBody_GetShapeCount(id);
+        // centre: the middle of the box of the shapes' spheres; radius: the farthest sphere's rim from it
+        double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, radius = minRadius, shapesRadius = 0;
+        for (int k = 0; k < n; ++k) {
+            fcShapeDef d = fcShape_GetDef(fcBody_GetShape(id, k));
+            double r = fcShapeRadius(&d, minRadius), c[3];
+            fcSet3(c, d.localPosition);
+            for (int a = 0; a < 3; ++a) {
+                lo[a] = k == 0 ? c[a] - r : fmin(lo[a], c[a] - r);
+                hi[a] = k == 0 ? c[a] + r : fmax(hi[a], c[a] + r);
+            }
+        }
+        double centre[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+        for (int k = 0; k < n; ++k) {
+            fcShapeDef d = fcShape_GetDef(fcBody_GetShape(id, k));
+            double c[3], e[3];
+            fcSet3(c, d.localPosition);
+            for (int a = 0; a < 3; ++a) e[a] = c[a] - centre[a];
+            radius = fmax(radius, fcLength3(e) + fcShapeRadius(&d, minRadius));
+            for (int a = 0; a < 3; ++a) e[a] = c[a];  // about the centre of mass (the body's origin)
+            shapesRadius = fmax(shapesRadius, fcLength3(e) + fcShapeRadius(&d, 0));
+        }
+        out[i][0] = centre[0], out[i][1] = centre[1], out[i][2] = centre[2], out[i][3] = radius, out[i][4] = shapesRadius;
+    }
+}
+
+// The world position of a body-frame point of a frame's pose.
+static void fcPoseApply(const fcViewPose* pose, const double local[3], double out[3])
+{
+    fcQuat q = {pose->q[0], pose->q[1], pose->q[2], pose->q[3]};
+    fcVec3 v = fcQuat_Rotate(q, fcV3(local[0], local[1], local[2]));
+    out[0] = pose->p[0] + v.x, out[1] = pose->p[1] + v.y, out[2] = pose->p[2] + v.z;
+}
+
+fcPickHit fcPick_BoundingSpheres(const fcViewFrame* frame, const double (*bounds)[5], const double origin[3],
+                                 const double dir[3], double maxDistance)
+{
+    fcPickHit best;
+    memset(&best, 0, sizeof best);
+    double len = fcLength3(dir), bestScore = INFINITY;
+    if (!(len > 0)) return best;
+    double u[3] = {dir[0] / len, dir[1] / len, dir[2] / len};
+    for (int i = 0; i < frame->bodyCount; ++i) {
+        double c[3];
+        fcPoseApply(frame->bodies + i, bounds[i], c);
+        double oc[3] = {c[0] - origin[0], c[1] - origin[1], c[2] - origin[2]};
+        double t = oc[0] * u[0] + oc[1] * u[1] + oc[2] * u[2];  // where the ray passes the centre nearest
+        double d2 = oc[0] * oc[0] + oc[1] * oc[1] + oc[2] * oc[2] - t * t;
+        double r = bounds[i][3];
+        if (t < 0 || t > maxDistance || d2 > r * r) continue;
+        double score = sqrt(fmax(d2, 0)) / r;
+        if (score < bestScore - 1e-9 || (score < bestScore + 1e-9 && t < best.distance)) {
+            bestScore = score;
+            best.hit = true;
+            best.body = i;
+            best.distance = t;
+            for (int k = 0; k < 3; ++k) best.point[k] = origin[k] + t * u[k];
+        }
+    }
+    if (best.hit) {
+        const double* com = frame->bodies[best.body].p;
+        double e[3] = {best.point[0] - com[0], best.point[1] - com[1], best.point[2] - com[2]};
+        if (fcLength3(e) > bounds[best.body][4]) memcpy(best.point, com, sizeof best.point);
+    }
+    return best;
+}
+
+fcPickHit fcPick_Body(const fcScene* scene, const fcViewFrame* frame, const double (*bounds)[5], const double origin[3],
+                      const double dir[3], double maxDistance)
+{
+    double len = fcLength3(dir);
+    fcPickHit hit;
+    memset(&hit, 0, sizeof hit);
+    if (!(len > 0)) return hit;
+    fcVec3 o = fcV3(origin[0], origin[1], origin[2]);
+    fcVec3 d = fcV3(dir[0] / len * maxDistance, dir[1] / len * maxDistance, dir[2] / len * maxDistance);
+    fcRayResult r = fcWorld_CastRayClosest(scene->world, o, d, fcDefaultQueryFilter());
+    int body = r.hit ? fcBodyIndex(scene, r.body) : -1;
+    if (body >= 0) {
+        hit.hit = true;
+        hit.body = body;
+        fcSet3(hit.point, r.point);
+        hit.distance = r.fraction * maxDistance;
+    }
+    // no hit: the drawn spheres decide (a body without shapes); a hit: only a body drawn larger than its shapes
+    // (a point-like bob) in front of it wins, since the user clicked what they saw
+    fcPickHit drawn = fcPick_BoundingSpheres(frame, bounds, origin, dir, hit.hit ? hit.distance : maxDistance);
+    if (!hit.hit) return drawn;
+    return drawn.hit && drawn.body != hit.body && bounds[drawn.body][3] > 1.5 * bounds[drawn.body][4] ? drawn : hit;
+}
+
+bool fcDrag_Begin(fcDrag* drag, const fcScene* scene, int body, const double p[3])
+{
+    memset(drag, 0, sizeof *drag);
+    if (body < 0 || body >= scene->bodyCount) return false;
+    fcBodyId id = scene->bodies[body];
+    if (fcBody_GetType(id) != fc_dynamicBody) return false;
+    double m = fcBody_GetMass(id), h = fcWorld_GetTimestep(scene->world);
+    // 2 Hz, but never stiffer than the explicit force can follow at this step (w h <= 0.5)
+    double w = fmin(2 * 3.14159265358979323846 * 2, 0.5 / h);
+    drag->stiffness = m * w * w;
+    drag->damping = 2 * m * w;
+    drag->body = body;
+    fcSet3(drag->local, fcBody_GetLocalPoint(id, fcV3(p[0], p[1], p[2])));
+    memcpy(drag->target, p, sizeof drag->target);
+    memcpy(drag->point, p, sizeof drag->point);
+    drag->active = true;
+    return true;
+}
+
+void fcDrag_Point(const fcDrag* drag, const fcScene* scene, double out[3])
+{
+    fcSet3(out, fcBody_GetWorldPoint(scene->bodies[drag->body], fcV3(drag->local[0], drag->local[1], drag->local[2])));
+}
+
+void fcDrag_Apply(fcDrag* drag, const fcScene* scene)
+{
+    if (!drag->active) return;
+    fcBodyId id = scene->bodies[drag->body];
+    fcVec3 p = fcBody_GetWorldPoint(id, fcV3(drag->local[0], drag->local[1], drag->local[2]));
+    fcVec3 v = fcVec3_Add(fcBody_GetLinearVelocity(id),
+                          fcVec3_Cross(fcBody_GetAngularVelocity(id), fcVec3_Sub(p, fcBody_GetPosition(id))));
+    fcVec3 target = fcV3(drag->target[0], drag->target[1], drag->target[2]);
+    fcVec3 f = fcVec3_Sub(fcVec3_Scale(drag->stiffness, fcVec3_Sub(target, p)), fcVec3_Scale(drag->damping, v));
+    fcBody_ApplyForce(id, f, p);
+    fcSet3(drag->force, f);
+    fcSet3(drag->point, p);
+}
+
+void fcDrag_End(fcDrag* drag) { memset(drag, 0, sizeof *drag); }
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Demos
@@ -299,32 +670,94 @@ int fcDemoList_Find(const fcDemoList* list, const char* name)
     return -1;
 }
 
-static const char* const fc_demoLines[][2] = {
-    {"atwood", "Atwood machine: two masses on an ideal string; constant tension 2 m1 m2 g / (m1 + m2)"},
-    {"bead_hoop", "a bead sliding on a vertical hoop; the hoop's normal force"},
-    {"cantilever", "a beam welded to the world; the weld carries m g and m g L / 2"},
-    {"chain", "a chain of 50 links released horizontal"},
-    {"double_pendulum", "a double pendulum of two rods on hinges"},
-    {"four_bar", "a planar four-bar linkage (a closed loop with redundant rows)"},
-    {"heavy_chain", "the chain with a 1000 kg last link (mass ratio 1000)"},
-    {"knife_edge", "a knife edge (nonholonomic blade) tracing a circle on a plane"},
-    {"pendulum", "a pendulum released from the horizontal; tension 3 m g cos(theta)"},
-    {"rolling_disk", "a disk rolling without slipping down an incline; friction m g sin(a) / 3"},
-    {"rolling_hoop", "a hoop rolling without slipping down an incline; friction m g sin(a) / 2"},
-    {"stiff_spring", "a soft and a stiff spring pendulum side by side"},
+// The curated line of each shipped demo and what its plot shows first.
+typedef struct fcDemoInfo {
+    const char* name;
+    const char* line;
+    fcPlotQuantity quantity;
+    float yaw, pitch;  ///< the camera's first view, rad (0, 0: the default)
+    const char* trail; ///< the body whose path is drawn, or NULL
+} fcDemoInfo;
+
+static const fcDemoInfo fc_demos[] = {
+    {"atwood", "Atwood machine: two masses on an ideal string; constant tension 2 m1 m2 g / (m1 + m2)", fc_plotForce, 0, 0, NULL},
+    {"bead_hoop", "a bead sliding on a vertical hoop; the hoop's normal force", fc_plotForce, 0, 0, NULL},
+    {"cantilever", "a beam welded to the world; the weld carries m g and m g L / 2", fc_plotForce, 0, 0, NULL},
+    {"cart_slope", "a cart on a 25 deg slope on a slider, held back by a spring; the rail carries m g cos(a)", fc_plotForce, 0, 0, NULL},
+    {"chain", "a chain of 50 links released horizontal", fc_plotForce, 0, 0, NULL},
+    {"double_pendulum", "a double pendulum of two rods on hinges", fc_plotForce, 0, 0, NULL},
+    {"four_bar", "a planar four-bar linkage (a closed loop with redundant rows)", fc_plotForce, 0, 0, NULL},
+    {"heavy_chain", "the chain with a 1000 kg last link (mass ratio 1000)", fc_plotForce, 0, 0, NULL},
+    {"knife_edge", "a knife edge (nonholonomic blade) tracing a circle on a plane", fc_plotForce, 0, 0, "blade"},
+    {"pendulum", "a pendulum released from the horizontal; tension 3 m g cos(theta)", fc_plotForce, 0, 0, NULL},
+    {"ragdoll", "a ragdoll of boxes and capsules on ball, universal and hinge joints, hanging by one hand", fc_plotForce, 0, 0, NULL},
+    {"robot_arm", "a robot arm (servos holding: welds) with a swinging payload; its joint torques plotted", fc_plotMoment, 0, 0, NULL},
+    {"rolling_disk", "a disk rolling without slipping down an incline; friction m g sin(a) / 3", fc_plotForce, 0, 0, NULL},
+    {"rolling_hoop", "a hoop rolling without slipping down an incline; friction m g sin(a) / 2", fc_plotForce, 0, 0, NULL},
+    {"rolling_race", "a hoop and a disk rolling down one incline side by side; the disk wins", fc_plotForce, -0.15f, 0.5f, NULL},
+    {"rope_bridge", "a rope bridge: 11 planks on hinges between two posts, a 60 kg walker on the fourth", fc_plotForce, -0.2f, 0.35f, NULL},
+    {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL},
 };
+
+static const fcDemoInfo* fcDemoFind(const char* name)
+{
+    for (size_t k = 0; k < sizeof fc_demos / sizeof fc_demos[0]; ++k)
+        if (name != NULL && strcmp(fc_demos[k].name, name) == 0) return fc_demos + k;
+    return NULL;
+}
 
 void fcDemo_Describe(const char* name, const char* description, char* out, size_t size)
 {
-    for (size_t k = 0; k < sizeof fc_demoLines / sizeof fc_demoLines[0]; ++k)
-        if (strcmp(fc_demoLines[k][0], name) == 0) {
-            snprintf(out, size, "%s", fc_demoLines[k][1]);
-            return;
-        }
+    const fcDemoInfo* info = fcDemoFind(name);
+    if (info != NULL) {
+        snprintf(out, size, "%s", info->line);
+        return;
+    }
     // the scene's own description up to its first sentence or colon, on one line
     size_t n = description != NULL ? strcspn(description, ".:\n") : 0;
     if (n > 80) n = 80;
     snprintf(out, size, "%.*s", (int)n, n > 0 ? description : "(no description)");
+}
+
+fcPlotQuantity fcDemo_PlotQuantity(const fcScene* scene)
+{
+    const fcDemoInfo* info = fcDemoFind(scene->name);
+    return info != NULL ? info->quantity : fc_plotForce;
+}
+
+int fcDemo_TrailBody(const fcScene* scene)
+{
+    const fcDemoInfo* info = fcDemoFind(scene->name);
+    return info != NULL && info->trail != NULL ? fcScene_FindBody(scene, info->trail) : -1;
+}
+
+void fcTrail_Init(fcTrail* trail, const fcScene* scene)
+{
+    trail->body = fcDemo_TrailBody(scene);
+    trail->count = trail->head = 0;
+}
+
+void fcTrail_Add(fcTrail* trail, const fcViewFrame* frame)
+{
+    if (trail->body < 0 || trail->body >= frame->bodyCount) return;
+    int slot;
+    if (trail->count < FC_TRAIL_CAPACITY) {
+        slot = (trail->head + trail->count++) % FC_TRAIL_CAPACITY;
+    } else {
+        slot = trail->head;
+        trail->head = (trail->head + 1) % FC_TRAIL_CAPACITY;
+    }
+    for (int k = 0; k < 3; ++k) trail->points[slot][k] = (float)frame->bodies[trail->body].p[k];
+}
+
+const float* fcTrail_Point(const fcTrail* trail, int i) { return trail->points[(trail->head + i) % FC_TRAIL_CAPACITY]; }
+
+bool fcDemo_CameraAngles(const fcScene* scene, float* yaw, float* pitch)
+{
+    const fcDemoInfo* info = fcDemoFind(scene->name);
+    if (info == NULL || (info->yaw == 0 && info->pitch == 0)) return false;
+    *yaw = info->yaw, *pitch = info->pitch;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

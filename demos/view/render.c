@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The viewer's OpenGL 3.3 core renderer (see render.h).
+// The viewer's OpenGL 3.3 core renderer (see render.h): lit meshes for bodies, anchors and arrows, streamed
+// unlit lines (grid, links, the drag spring) and 2D triangles (the plot panel of plot.c, text, overlays).
 #include "render.h"
+
+#include "plot.h"
 
 #include <glad/gl.h>
 #include <cglm/cglm.h>
-#include <stb/stb_easy_font.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Shaders
@@ -133,29 +136,6 @@ static void fcGpuMeshFree(fcGpuMesh* g)
     memset(g, 0, sizeof *g);
 }
 
-typedef struct fcFlatVertex {
-    float p[3];
-    float c[4];
-} fcFlatVertex;
-
-typedef struct fcFlatBatch {
-    int count, capacity;
-    fcFlatVertex* v;
-} fcFlatBatch;
-
-static void fcFlatPush(fcFlatBatch* b, float x, float y, float z, const float c[4])
-{
-    if (b->count == b->capacity) {
-        b->capacity = b->capacity ? 2 * b->capacity : 4096;
-        fcFlatVertex* v = realloc(b->v, (size_t)b->capacity * sizeof *v);
-        if (v == NULL) abort();
-        b->v = v;
-    }
-    fcFlatVertex* v = b->v + b->count++;
-    v->p[0] = x, v->p[1] = y, v->p[2] = z;
-    memcpy(v->c, c, sizeof v->c);
-}
-
 // ---------------------------------------------------------------------------------------------------------------------
 // The renderer
 // ---------------------------------------------------------------------------------------------------------------------
@@ -175,17 +155,29 @@ struct fcRenderer {
     fcShapeDraw* shapes;
     int shapeCount;
     bool* bodyHasShape;
+    double (*bodyBounds)[5];  ///< fcViewBounds_Compute: [4] is the radius of a body's shapes about its centre
     double lo[3], hi[3], extent;
     double newtonsPerMeter;  ///< arrow scale
     double peakForce;
     float anchorRadius;      ///< drawn radius of the joint anchors, m
     float arrowRadius;       ///< shaft radius of the force arrows, m
     float pointRadius;       ///< drawn radius of bodies without shapes and of tiny spheres
-    fcFlatBatch lines, tris;  ///< 3D lines; 2D triangles (pixels)
+    fcCanvas lines, tris;    ///< 3D lines (world); 2D triangles (pixels)
+    double plotMs;           ///< the last frame's plot building time
 };
 
 int fcRenderer_SceneWidth(int width) { return (int)(width * 0.6); }
 double fcRenderer_NewtonsPerMeter(const fcRenderer* r) { return r->newtonsPerMeter; }
+double fcRenderer_Extent(const fcRenderer* r) { return r->extent; }
+double fcRenderer_LastPlotMs(const fcRenderer* r) { return r->plotMs; }
+
+static double fcClockMs(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) == 0) return 0;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+double fcRenderer_PointRadius(const fcRenderer* r) { return r->pointRadius; }
 
 fcRenderer* fcRenderer_Create(const char* shaderDir, char* err, size_t errSize)
 {
@@ -209,8 +201,8 @@ fcRenderer* fcRenderer_Create(const char* shaderDir, char* err, size_t errSize)
     glGenBuffers(1, &r->flatVbo);
     glBindVertexArray(r->flatVao);
     glBindBuffer(GL_ARRAY_BUFFER, r->flatVbo);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(fcFlatVertex), (void*)0);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(fcFlatVertex), (void*)(3 * sizeof(float)));
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(fcCanvasVertex), (void*)0);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(fcCanvasVertex), (void*)(3 * sizeof(float)));
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
     glBindVertexArray(0);
@@ -230,6 +222,8 @@ static void fcReleaseScene(fcRenderer* r)
     for (int i = 0; i < r->shapeCount; ++i) fcGpuMeshFree(&r->shapes[i].mesh);
     free(r->shapes);
     free(r->bodyHasShape);
+    free(r->bodyBounds);
+    r->bodyBounds = NULL;
     r->shapes = NULL;
     r->bodyHasShape = NULL;
     r->shapeCount = 0;
@@ -246,8 +240,8 @@ void fcRenderer_Destroy(fcRenderer* r)
     if (r->flatVbo) glDeleteBuffers(1, &r->flatVbo);
     if (r->meshProgram) glDeleteProgram(r->meshProgram);
     if (r->flatProgram) glDeleteProgram(r->flatProgram);
-    free(r->lines.v);
-    free(r->tris.v);
+    fcCanvas_Free(&r->lines);
+    fcCanvas_Free(&r->tris);
     free(r);
 }
 
@@ -259,11 +253,13 @@ static const float fc_shapeColors[4][3] = {
     {0.80f, 0.40f, 0.55f},  // cylinder
 };
 
-static double fcNiceStep(double x)
+// The smallest 1, 2 or 5 times a power of ten not below x: arrows never longer than the length they were
+// scaled to.
+static double fcNiceCeil(double x)
 {
     if (!(x > 0)) return 1;
     double p = pow(10, floor(log10(x))), f = x / p;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+    return (f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10) * p;
 }
 
 void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce)
@@ -280,8 +276,11 @@ void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3]
     double crowd = scene->jointCount > 4 ? 2 / sqrt((double)scene->jointCount) : 1;
     double longest = 0.25 * r->extent * crowd;
     r->arrowRadius = (float)(0.006 * r->extent * crowd);
-    r->newtonsPerMeter = fcNiceStep(r->peakForce / longest);
+    r->newtonsPerMeter = fcNiceCeil(r->peakForce / longest);
     r->bodyHasShape = calloc((size_t)(scene->bodyCount ? scene->bodyCount : 1), sizeof(bool));
+    r->bodyBounds = calloc((size_t)(scene->bodyCount ? scene->bodyCount : 1), sizeof *r->bodyBounds);
+    if (r->bodyBounds == NULL) abort();
+    fcViewBounds_Compute(scene, 0, r->bodyBounds);
     int total = 0;
     r->anchorRadius = 0.45f * r->pointRadius;  // but never fatter than the thinnest drawn body
     for (int i = 0; i < scene->bodyCount; ++i) {
@@ -365,17 +364,22 @@ static void fcAlongMatrix(const float from[3], const float dir[3], float length,
     }
 }
 
-static void fcDrawArrow(const fcRenderer* r, const double anchor[3], const double force[3], double magnitude)
+// An arrow of length |force| / newtonsPerMeter along the force: with its tip at the point (a joint's anchor:
+// the force on body_b arrives there) or, tail first, leaving the point (a string's pull on a body's centre).
+// dim < 1: the x-ray pass that shows, darker, the parts of an arrow hidden inside a body.
+static void fcDrawArrow(const fcRenderer* r, const double point[3], const double force[3], double magnitude, bool tipAtPoint,
+                        float dim)
 {
     double length = magnitude / r->newtonsPerMeter;
     if (!(length > 1e-4 * r->extent)) return;
     float color[3];
     fcColorRamp(magnitude / (1.2 * r->peakForce), color);
-    // drawn with its tip at the anchor, pointing along the force on body_b
+    for (int k = 0; k < 3; ++k) color[k] *= dim;
     float dir[3] = {(float)force[0], (float)force[1], (float)force[2]};
-    float fn = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    float n = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (!(n > 0)) return;
     float from[3];
-    for (int k = 0; k < 3; ++k) from[k] = (float)anchor[k] - dir[k] / fn * (float)length;
+    for (int k = 0; k < 3; ++k) from[k] = (float)point[k] - (tipAtPoint ? dir[k] / n * (float)length : 0);
     float radius = r->arrowRadius;
     float head = fminf((float)length * 0.35f, 5 * radius * 2);
     float shaft = (float)length - head;
@@ -385,195 +389,160 @@ static void fcDrawArrow(const fcRenderer* r, const double anchor[3], const doubl
     mat4 shift;
     glm_translate_make(shift, (vec3){0, 0, 0.5f});
     glm_mat4_mul(m, shift, m);
-    fcDrawMesh(r, &r->unitCylinder, m, color, 0.3f);
-    float n = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    fcDrawMesh(r, &r->unitCylinder, m, color, dim < 1 ? 1 : 0.3f);
     float tip[3] = {from[0] + dir[0] / n * shaft, from[1] + dir[1] / n * shaft, from[2] + dir[2] / n * shaft};
     fcAlongMatrix(tip, dir, head, radius * 2.6f, m);
-    fcDrawMesh(r, &r->unitCone, m, color, 0.3f);
+    fcDrawMesh(r, &r->unitCone, m, color, dim < 1 ? 1 : 0.3f);
 }
 
-static void fcLine3(fcFlatBatch* b, const double a[3], const double c[3], const float color[4])
+// An anchor deep inside body_b (a rail's at the cart's centre, a rod's at the payload's): its arrow would hide
+// in the body, so the x-ray pass shows it. An anchor at a body's end (a chain's) is left alone: its arrow
+// runs inside the link, and showing it would paint the whole chain as arrows.
+static bool fcAnchorInside(const fcRenderer* r, const fcViewFrame* frame, const fcViewJoint* v)
 {
-    fcFlatPush(b, (float)a[0], (float)a[1], (float)a[2], color);
-    fcFlatPush(b, (float)c[0], (float)c[1], (float)c[2], color);
+    if (v->bodyB < 0) return false;
+    const double* c = frame->bodies[v->bodyB].p;
+    double d = sqrt((v->anchor[0] - c[0]) * (v->anchor[0] - c[0]) + (v->anchor[1] - c[1]) * (v->anchor[1] - c[1]) +
+                    (v->anchor[2] - c[2]) * (v->anchor[2] - c[2]));
+    return d < 0.5 * r->bodyBounds[v->bodyB][4];
 }
 
-static void fcFlush(fcRenderer* r, fcFlatBatch* b, GLenum mode, const float* transform)
+// Every joint's arrows: at the anchor for a joint with a place; a coupling's or user row's pull on each of its
+// bodies from the body's centre. xray: the dim pass, only for arrows that start inside a body.
+static void fcDrawArrows(const fcRenderer* r, const fcViewFrame* frame, bool xray)
+{
+    float dim = xray ? 0.45f : 1;
+    for (int j = 0; j < frame->jointCount; ++j) {
+        const fcViewJoint* v = frame->joints + j;
+        if (v->point) {
+            if (!xray || fcAnchorInside(r, frame, v)) fcDrawArrow(r, v->anchor, v->force, v->magnitude, true, dim);
+            continue;
+        }
+        if (v->bodyB >= 0) fcDrawArrow(r, frame->bodies[v->bodyB].p, v->force, v->magnitude, false, dim);
+        double fa = sqrt(v->forceA[0] * v->forceA[0] + v->forceA[1] * v->forceA[1] + v->forceA[2] * v->forceA[2]);
+        if (v->bodyA >= 0) fcDrawArrow(r, frame->bodies[v->bodyA].p, v->forceA, fa, false, dim);
+    }
+}
+
+// A rod from a to b (a distance joint's, drawn as a thin grey cylinder).
+static void fcDrawRod(const fcRenderer* r, const double a[3], const double b[3])
+{
+    float d[3] = {(float)(b[0] - a[0]), (float)(b[1] - a[1]), (float)(b[2] - a[2])};
+    float length = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(length > 1e-6f * (float)r->extent)) return;
+    float from[3] = {(float)a[0], (float)a[1], (float)a[2]};
+    mat4 m, shift;
+    fcAlongMatrix(from, d, length, 0.5f * r->anchorRadius, m);
+    glm_translate_make(shift, (vec3){0, 0, 0.5f});
+    glm_mat4_mul(m, shift, m);
+    static const float rodColor[3] = {0.72f, 0.74f, 0.80f};
+    fcDrawMesh(r, &r->unitCylinder, m, rodColor, 0);
+}
+
+static void fcLine3(fcCanvas* b, const double a[3], const double c[3], const float color[4])
+{
+    fcCanvas_Push(b, (float)a[0], (float)a[1], (float)a[2], color);
+    fcCanvas_Push(b, (float)c[0], (float)c[1], (float)c[2], color);
+}
+
+static void fcFlush(fcRenderer* r, fcCanvas* b, GLenum mode, const float* transform)
 {
     if (b->count == 0) return;
     glUseProgram(r->flatProgram);
     glUniformMatrix4fv(r->uTransform, 1, GL_FALSE, transform);
     glBindVertexArray(r->flatVao);
     glBindBuffer(GL_ARRAY_BUFFER, r->flatVbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)b->count * sizeof(fcFlatVertex)), b->v, GL_STREAM_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)b->count * sizeof(fcCanvasVertex)), b->v, GL_STREAM_DRAW);
     glDrawArrays(mode, 0, b->count);
     b->count = 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// 2D: rectangles, thick lines and stb_easy_font text, in pixels with y down
+// The camera: one place for the matrices, shared by drawing, picking and projecting
 // ---------------------------------------------------------------------------------------------------------------------
 
-static void fcRect(fcFlatBatch* b, float x0, float y0, float x1, float y1, const float c[4])
+void fcCamera_Eye(const fcCamera* c, double eye[3])
 {
-    fcFlatPush(b, x0, y0, 0, c), fcFlatPush(b, x1, y0, 0, c), fcFlatPush(b, x1, y1, 0, c);
-    fcFlatPush(b, x0, y0, 0, c), fcFlatPush(b, x1, y1, 0, c), fcFlatPush(b, x0, y1, 0, c);
+    eye[0] = c->target[0] + c->distance * cos(c->pitch) * sin(c->yaw);
+    eye[1] = c->target[1] - c->distance * cos(c->pitch) * cos(c->yaw);
+    eye[2] = c->target[2] + c->distance * sin(c->pitch);
 }
 
-static void fcLine2(fcFlatBatch* b, float x0, float y0, float x1, float y1, float width, const float c[4])
+static void fcCameraMatrix(const fcCamera* c, double extent, int width, int height, mat4 vp)
 {
-    float dx = x1 - x0, dy = y1 - y0, n = sqrtf(dx * dx + dy * dy);
-    if (!(n > 0)) return;
-    float nx = -dy / n * width * 0.5f, ny = dx / n * width * 0.5f;
-    fcFlatPush(b, x0 + nx, y0 + ny, 0, c), fcFlatPush(b, x1 + nx, y1 + ny, 0, c), fcFlatPush(b, x1 - nx, y1 - ny, 0, c);
-    fcFlatPush(b, x0 + nx, y0 + ny, 0, c), fcFlatPush(b, x1 - nx, y1 - ny, 0, c), fcFlatPush(b, x0 - nx, y0 - ny, 0, c);
+    mat4 proj, view;
+    float aspect = (float)width / (float)(height > 0 ? height : 1);
+    glm_perspective(c->fovY, aspect, (float)(0.01 * c->distance), (float)(50 * c->distance + 10 * extent), proj);
+    double e[3];
+    fcCamera_Eye(c, e);
+    vec3 eye = {(float)e[0], (float)e[1], (float)e[2]};
+    vec3 target = {c->target[0], c->target[1], c->target[2]}, up = {0, 0, 1};
+    glm_lookat(eye, target, up, view);
+    glm_mat4_mul(proj, view, vp);
 }
 
-#define FC_TEXT_SCALE 1.5f
-
-static float fcTextWidth(const char* text) { return (float)stb_easy_font_width((char*)text) * FC_TEXT_SCALE; }
-
-static void fcText(fcFlatBatch* b, float x, float y, const char* text, const float c[4])
+void fcCamera_Ray(const fcCamera* c, double extent, int width, int height, double x, double y, double origin[3], double dir[3])
 {
-    static char buffer[64 * 1024];  // stb_easy_font: about 270 bytes per character
-    unsigned char rgba[4] = {255, 255, 255, 255};
-    int quads = stb_easy_font_print(0, 0, (char*)text, rgba, buffer, sizeof buffer);
-    for (int q = 0; q < quads; ++q) {
-        const float* v = (const float*)(buffer + q * 64);  // 4 vertices of x, y, z, rgba8
-        float x0 = x + v[0] * FC_TEXT_SCALE, y0 = y + v[1] * FC_TEXT_SCALE;
-        float x1 = x + v[8] * FC_TEXT_SCALE, y1 = y + v[9] * FC_TEXT_SCALE;
-        fcRect(b, x0, y0, x1, y1, c);
-    }
+    mat4 vp, inv;
+    fcCameraMatrix(c, extent, width, height, vp);
+    glm_mat4_inv(vp, inv);
+    // pixel centre -> normalized device coordinates (y up), then the near and far points
+    float nx = (float)(2 * x / width - 1), ny = (float)(1 - 2 * y / height);
+    vec4 pn = {nx, ny, -1, 1}, pf = {nx, ny, 1, 1}, wn, wf;
+    glm_mat4_mulv(inv, pn, wn);
+    glm_mat4_mulv(inv, pf, wf);
+    fcCamera_Eye(c, origin);
+    for (int k = 0; k < 3; ++k) dir[k] = (double)(wf[k] / wf[3]) - (double)(wn[k] / wn[3]);
+    double n = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (int k = 0; k < 3; ++k) dir[k] /= n > 0 ? n : 1;
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// The plot panel
-// ---------------------------------------------------------------------------------------------------------------------
-
-static const float fc_seriesColors[FC_PLOT_MAX_SERIES][4] = {
-    {0.30f, 0.72f, 1.00f, 1}, {0.45f, 0.90f, 0.40f, 1}, {1.00f, 0.45f, 0.55f, 1},
-    {0.80f, 0.60f, 1.00f, 1}, {1.00f, 0.70f, 0.30f, 1}, {0.40f, 0.90f, 0.90f, 1},
-};
-static const float fc_textColor[4] = {0.90f, 0.92f, 0.95f, 1};
-static const float fc_dimText[4] = {0.62f, 0.66f, 0.72f, 1};
-static const float fc_panelColor[4] = {0.075f, 0.08f, 0.095f, 1};
-static const float fc_gridColor2d[4] = {0.20f, 0.22f, 0.26f, 1};
-static const float fc_axisColor[4] = {0.55f, 0.58f, 0.64f, 1};
-
-static void fcDrawPlot(fcRenderer* r, const fcScene* scene, const fcPlot* plot, float x0, float y0, float x1, float y1)
+bool fcCamera_Project(const fcCamera* c, double extent, int width, int height, const double p[3], double out[2])
 {
-    fcFlatBatch* b = &r->tris;
-    fcRect(b, x0, y0, x1, y1, fc_panelColor);
-    char text[256];
-    fcText(b, x0 + 16, y0 + 10, "joint reaction force |F| (force on body b)", fc_textColor);
-
-    // the plot area
-    float px0 = x0 + 64, px1 = x1 - 18, py0 = y0 + 58, py1 = y1 - 160;
-    if (plot->seriesCount == 0 || plot->count == 0) {
-        fcText(b, px0, py0 + 20, plot->seriesCount == 0 ? "(no joints)" : "(no data yet)", fc_dimText);
-        return;
-    }
-    double tNew = plot->t[fcPlot_Index(plot, plot->count - 1)];
-    double tMax = fmax(tNew, plot->window), tMin = tMax - plot->window;
-    double vMax = 0;
-    for (int i = 0; i < plot->count; ++i) {
-        int k = fcPlot_Index(plot, i);
-        for (int s = 0; s < plot->seriesCount; ++s) {
-            if (isfinite(plot->value[k][s])) vMax = fmax(vMax, plot->value[k][s]);
-            if (isfinite(plot->exactValue[k][s])) vMax = fmax(vMax, plot->exactValue[k][s]);
-        }
-    }
-    double vStep = fcNiceStep(fmax(vMax, 1e-6) * 1.1 / 5);
-    double vTop = vStep * ceil(fmax(vMax, 1e-6) * 1.1 / vStep);
-#define FC_PX(t) (px0 + (float)(((t) - tMin) / (tMax - tMin)) * (px1 - px0))
-#define FC_PY(v) (py1 - (float)((v) / vTop) * (py1 - py0))
-    // grid and ticks
-    for (int i = 0; i * vStep <= vTop * (1 + 1e-9); ++i) {
-        double v = i * vStep;
-        float y = FC_PY(v);
-        fcLine2(b, px0, y, px1, y, 1, fc_gridColor2d);
-        fcLine2(b, px0 - 5, y, px0, y, 1.5f, fc_axisColor);
-        snprintf(text, sizeof text, "%g", v);
-        fcText(b, px0 - 9 - fcTextWidth(text), y - 5, text, fc_dimText);
-    }
-    double tStep = 1;
-    for (double t = ceil(tMin / tStep) * tStep; t <= tMax + 1e-9; t += tStep) {
-        float x = FC_PX(t);
-        fcLine2(b, x, py0, x, py1, 1, fc_gridColor2d);
-        fcLine2(b, x, py1, x, py1 + 5, 1.5f, fc_axisColor);
-        snprintf(text, sizeof text, "%g", t);
-        fcText(b, x - fcTextWidth(text) / 2, py1 + 9, text, fc_dimText);
-    }
-    fcLine2(b, px0, py0, px0, py1, 1.5f, fc_axisColor);
-    fcLine2(b, px0, py1, px1, py1, 1.5f, fc_axisColor);
-    fcText(b, (px0 + px1) / 2 - fcTextWidth("time t [s]") / 2, py1 + 28, "time t [s]", fc_textColor);
-    fcText(b, x0 + 12, py0 - 22, "|F| [N]", fc_textColor);
-
-    // exact curves (dashed, light) under the measured ones
-    for (int s = 0; s < plot->seriesCount; ++s) {
-        if (plot->exact[s] == NULL) continue;
-        float c[4] = {0.97f, 0.97f, 0.97f, 0.9f};
-        float dash = 0;
-        for (int i = 1; i < plot->count; ++i) {
-            int a = fcPlot_Index(plot, i - 1), k = fcPlot_Index(plot, i);
-            double va = plot->exactValue[a][s], vb = plot->exactValue[k][s];
-            if (!isfinite(va) || !isfinite(vb) || plot->t[a] < tMin) continue;
-            float xa = FC_PX(plot->t[a]), ya = FC_PY(va), xb = FC_PX(plot->t[k]), yb = FC_PY(vb);
-            dash += sqrtf((xb - xa) * (xb - xa) + (yb - ya) * (yb - ya));
-            if (fmodf(dash, 14) < 8) fcLine2(b, xa, ya, xb, yb, 3.5f, c);
-        }
-    }
-    for (int s = 0; s < plot->seriesCount; ++s)
-        for (int i = 1; i < plot->count; ++i) {
-            int a = fcPlot_Index(plot, i - 1), k = fcPlot_Index(plot, i);
-            if (plot->t[a] < tMin || !isfinite(plot->value[a][s]) || !isfinite(plot->value[k][s])) continue;
-            fcLine2(b, FC_PX(plot->t[a]), FC_PY(plot->value[a][s]), FC_PX(plot->t[k]), FC_PY(plot->value[k][s]), 2,
-                    fc_seriesColors[s]);
-        }
-#undef FC_PX
-#undef FC_PY
-
-    // legend with the current values and, against an exact curve, the current error
-    int last = fcPlot_Index(plot, plot->count - 1);
-    float ly = py1 + 46;
-    for (int s = 0; s < plot->seriesCount; ++s, ly += 16) {
-        fcRect(b, x0 + 16, ly + 2, x0 + 34, ly + 8, fc_seriesColors[s]);
-        const char* name = scene->jointNames[plot->joint[s]];
-        double v = plot->value[last][s];
-        if (plot->exact[s] != NULL) {
-            double e = plot->exactValue[last][s];
-            snprintf(text, sizeof text, "%-10s %9.4f N   error %+.2e N", name, v, v - e);
-        } else {
-            snprintf(text, sizeof text, "%-10s %9.4f N", name, v);
-        }
-        fcText(b, x0 + 42, ly, text, fc_textColor);
-    }
-    for (int s = 0; s < plot->seriesCount; ++s) {
-        if (plot->exact[s] == NULL) continue;
-        float c[4] = {0.97f, 0.97f, 0.97f, 0.9f};
-        fcLine2(b, x0 + 16, ly + 5, x0 + 22, ly + 5, 3, c);
-        fcLine2(b, x0 + 27, ly + 5, x0 + 34, ly + 5, 3, c);
-        snprintf(text, sizeof text, "%s: %s", scene->jointNames[plot->joint[s]], plot->exact[s]->label);
-        fcText(b, x0 + 42, ly, text, fc_dimText);
-        ly += 16;
-    }
+    mat4 vp;
+    fcCameraMatrix(c, extent, width, height, vp);
+    vec4 w = {(float)p[0], (float)p[1], (float)p[2], 1}, clip;
+    glm_mat4_mulv(vp, w, clip);
+    if (!(clip[3] > 0)) return false;
+    out[0] = (clip[0] / clip[3] + 1) * 0.5 * width;
+    out[1] = (1 - clip[1] / clip[3]) * 0.5 * height;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Drawing
 // ---------------------------------------------------------------------------------------------------------------------
 
-static void fcDrawScene(fcRenderer* r, const fcScene* scene, const fcViewFrame* frame, const fcCamera* cam, int w, int h)
+static const float fc_textColor[4] = {0.90f, 0.92f, 0.95f, 1};
+static const float fc_dimText[4] = {0.62f, 0.66f, 0.72f, 1};
+
+// The text, cut short with "..." to fit maxWidth pixels (out may be text).
+static void fcFitText(const char* text, float maxWidth, char* out, size_t size)
 {
-    mat4 proj, view, vp;
-    float aspect = (float)w / (float)(h > 0 ? h : 1);
-    glm_perspective(cam->fovY, aspect, (float)(0.01 * cam->distance), (float)(50 * cam->distance + 10 * r->extent), proj);
-    vec3 eye = {cam->target[0] + cam->distance * cosf(cam->pitch) * sinf(cam->yaw),
-                cam->target[1] - cam->distance * cosf(cam->pitch) * cosf(cam->yaw),
-                cam->target[2] + cam->distance * sinf(cam->pitch)};
-    vec3 target = {cam->target[0], cam->target[1], cam->target[2]}, up = {0, 0, 1};
-    glm_lookat(eye, target, up, view);
-    glm_mat4_mul(proj, view, vp);
+    char buffer[512];
+    snprintf(buffer, sizeof buffer, "%s", text);
+    size_t n = strlen(buffer);
+    if (fcCanvas_TextWidth(buffer) > maxWidth) {
+        while (n > 0) {
+            buffer[--n] = '\0';
+            char probe[520];
+            snprintf(probe, sizeof probe, "%s...", buffer);
+            if (fcCanvas_TextWidth(probe) <= maxWidth) break;
+        }
+        snprintf(buffer + n, sizeof buffer - n, "...");
+    }
+    snprintf(out, size, "%s", buffer);
+}
+
+static void fcDrawScene(fcRenderer* r, const fcViewFrame* frame, const fcPlot* plot, const fcTrail* trail,
+                        const fcCamera* cam, int w, int h)
+{
+    mat4 vp;
+    fcCameraMatrix(cam, r->extent, w, h, vp);
+    double e[3];
+    fcCamera_Eye(cam, e);
+    vec3 eye = {(float)e[0], (float)e[1], (float)e[2]}, target = {cam->target[0], cam->target[1], cam->target[2]};
+    vec3 up = {0, 0, 1};
 
     glEnable(GL_DEPTH_TEST);
     glUseProgram(r->meshProgram);
@@ -594,7 +563,11 @@ static void fcDrawScene(fcRenderer* r, const fcScene* scene, const fcViewFrame* 
         memcpy(local, s->local, sizeof local);
         fcPoseMatrix(frame->bodies + s->body, pose);
         glm_mat4_mul(pose, local, model);
-        fcDrawMesh(r, &s->mesh, model, s->color, 0);
+        float color[3];
+        memcpy(color, s->color, sizeof color);
+        if (frame->drag.active && frame->drag.body == s->body)  // the grabbed body lightens
+            for (int k = 0; k < 3; ++k) color[k] = 0.6f * color[k] + 0.4f;
+        fcDrawMesh(r, &s->mesh, model, color, 0);
     }
     static const float noShape[3] = {0.70f, 0.72f, 0.78f};
     for (int i = 0; i < frame->bodyCount; ++i) {
@@ -604,22 +577,37 @@ static void fcDrawScene(fcRenderer* r, const fcScene* scene, const fcViewFrame* 
         glm_scale_uni(model, r->pointRadius);
         fcDrawMesh(r, &r->unitSphere, model, noShape, 0);
     }
-    // anchors and force arrows
+    // anchors (a plotted joint's in its channel's colour) and force arrows
     static const float anchorColor[3] = {0.95f, 0.95f, 0.98f};
     for (int j = 0; j < frame->jointCount; ++j) {
         const fcViewJoint* v = frame->joints + j;
         if (!v->point) continue;
+        int s = plot != NULL ? fcPlot_FindSeries(plot, j) : -1;
         mat4 model;
         glm_translate_make(model, (vec3){(float)v->anchor[0], (float)v->anchor[1], (float)v->anchor[2]});
-        glm_scale_uni(model, r->anchorRadius);
-        fcDrawMesh(r, &r->unitSphere, model, anchorColor, 0.2f);
+        glm_scale_uni(model, r->anchorRadius * (s >= 0 ? 1.25f : 1));
+        fcDrawMesh(r, &r->unitSphere, model, s >= 0 ? fcPlot_SeriesColor(plot->color[s]) : anchorColor, 0.2f);
     }
-    for (int j = 0; j < frame->jointCount; ++j) {
-        const fcViewJoint* v = frame->joints + j;
-        if (v->point) fcDrawArrow(r, v->anchor, v->force, v->magnitude);
+    for (int j = 0; j < frame->jointCount; ++j)  // a distance joint's (a spring's) anchors are apart: the rod between
+        if (frame->joints[j].type == fc_distanceJoint) fcDrawRod(r, frame->joints[j].anchorA, frame->joints[j].anchor);
+    // the x-ray pass first, against the bodies' depth only: where an arrow runs inside or behind a body (a rail's
+    // force arrives at the cart's centre) it shows through, darker; then the arrows themselves, bright where seen
+    glDepthFunc(GL_GREATER);
+    glDepthMask(GL_FALSE);
+    fcDrawArrows(r, frame, true);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    fcDrawArrows(r, frame, false);
+    static const float dragColor[3] = {1.0f, 0.88f, 0.30f};
+    if (frame->drag.active) {
+        mat4 model;
+        const double* t = frame->drag.target;
+        glm_translate_make(model, (vec3){(float)t[0], (float)t[1], (float)t[2]});
+        glm_scale_uni(model, r->anchorRadius * 1.4f);
+        fcDrawMesh(r, &r->unitSphere, model, dragColor, 0.6f);
     }
 
-    // the ground grid below the motion, and links from each anchor to its bodies
+    // the ground grid below the motion, links from each anchor to its bodies, the drag spring
     double step = fcNiceStep(r->extent / 8);
     double cx = 0.5 * (r->lo[0] + r->hi[0]), cy = 0.5 * (r->lo[1] + r->hi[1]);
     double z = r->lo[2] - 0.15 * r->extent;
@@ -628,10 +616,10 @@ static void fcDrawScene(fcRenderer* r, const fcScene* scene, const fcViewFrame* 
     for (int i = -n; i <= n; ++i) {
         float c[4] = {0.30f, 0.33f, 0.40f, 1};
         if (i == 0) c[0] = 0.42f, c[1] = 0.45f, c[2] = 0.54f;
-        double a[3] = {ox + i * step, oy - n * step, z}, e[3] = {ox + i * step, oy + n * step, z};
-        fcLine3(&r->lines, a, e, c);
-        double a2[3] = {ox - n * step, oy + i * step, z}, e2[3] = {ox + n * step, oy + i * step, z};
-        fcLine3(&r->lines, a2, e2, c);
+        double a[3] = {ox + i * step, oy - n * step, z}, b[3] = {ox + i * step, oy + n * step, z};
+        fcLine3(&r->lines, a, b, c);
+        double a2[3] = {ox - n * step, oy + i * step, z}, b2[3] = {ox + n * step, oy + i * step, z};
+        fcLine3(&r->lines, a2, b2, c);
     }
     static const float linkColor[4] = {0.80f, 0.82f, 0.88f, 1};
     for (int j = 0; j < frame->jointCount; ++j) {
@@ -640,8 +628,21 @@ static void fcDrawScene(fcRenderer* r, const fcScene* scene, const fcViewFrame* 
         if (v->bodyA >= 0) fcLine3(&r->lines, v->anchorA, frame->bodies[v->bodyA].p, linkColor);
         if (v->bodyB >= 0) fcLine3(&r->lines, v->anchor, frame->bodies[v->bodyB].p, linkColor);
     }
+    if (frame->drag.active) {
+        static const float springColor[4] = {1.0f, 0.88f, 0.30f, 1};
+        fcLine3(&r->lines, frame->drag.point, frame->drag.target, springColor);
+    }
+    if (trail != NULL)  // older parts fade
+        for (int i = 1; i < trail->count; ++i) {
+            const float *a = fcTrail_Point(trail, i - 1), *b = fcTrail_Point(trail, i);
+            float c[4] = {0.5f, 0.9f, 1.0f, 0.4f + 0.6f * (float)i / (float)trail->count};
+            fcCanvas_Push(&r->lines, a[0], a[1], a[2], c);
+            fcCanvas_Push(&r->lines, b[0], b[1], b[2], c);
+        }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     fcFlush(r, &r->lines, GL_LINES, (const float*)vp);
-    (void)scene;
+    glDisable(GL_BLEND);
 }
 
 void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* frame, const fcPlot* plot,
@@ -652,7 +653,7 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
     glClearColor(0.115f, 0.125f, 0.150f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glViewport(0, 0, sw, height);
-    fcDrawScene(r, scene, frame, camera, sw, height);
+    fcDrawScene(r, frame, plot, o->trail, camera, sw, height);
 
     // 2D: pixels, y down
     glViewport(0, 0, width, height);
@@ -661,49 +662,81 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     mat4 ortho;
     glm_ortho(0, (float)width, (float)height, 0, -1, 1, ortho);
-    fcDrawPlot(r, scene, plot, (float)sw, 0, (float)width, (float)height);
+    fcCanvas* b = &r->tris;
+    double t0 = fcClockMs();
+    fcPlot_Draw(b, scene, plot, (float)sw, 0, (float)width, (float)height, NULL);
+    r->plotMs = fcClockMs() - t0;
 
-    fcFlatBatch* b = &r->tris;
     char text[256];
-    float y = 12;
-    fcText(b, 14, y, o->sceneName, fc_textColor);
+    float y = 12, maxWidth = (float)sw - 28;
+    fcCanvas_Text(b, 14, y, o->sceneName, fc_textColor);
+    fcCanvas_Text(b, (float)sw - 14 - fcCanvas_TextWidth("H: help"), y, "H: help", fc_dimText);
     y += 18;
+    if (o->description != NULL && o->description[0] != '\0') {
+        fcFitText(o->description, maxWidth, text, sizeof text);
+        fcCanvas_Text(b, 14, y, text, fc_dimText);
+        y += 18;
+    }
     snprintf(text, sizeof text, "t = %.3f s   %s", frame->time, o->status);
-    fcText(b, 14, y, text, fc_textColor);
+    fcCanvas_Text(b, 14, y, text, fc_textColor);
     y += 18;
     snprintf(text, sizeof text, "real-time factor %.2f   step %.3f ms   %.0f fps", o->realTimeFactor, o->stepMs, o->fps);
-    fcText(b, 14, y, text, fc_dimText);
+    fcCanvas_Text(b, 14, y, text, fc_dimText);
     y += 18;
-    snprintf(text, sizeof text, "arrows: force on body b at each joint, 1 m = %g N", r->newtonsPerMeter);
-    fcText(b, 14, y, text, fc_dimText);
+    snprintf(text, sizeof text, "arrows: the joints' force on body b (a string's pull at the bodies), 1 m = %g N",
+             r->newtonsPerMeter);
+    fcFitText(text, maxWidth, text, sizeof text);
+    fcCanvas_Text(b, 14, y, text, fc_dimText);
+    y += 18;
+    fcFitText("mouse: drag a body to pull it, click a joint or body to plot it", maxWidth, text, sizeof text);
+    fcCanvas_Text(b, 14, y, text, fc_dimText);
+    if (frame->drag.active) {
+        y += 18;
+        const double* f = frame->drag.force;
+        snprintf(text, sizeof text, "dragging %s: spring force %.4g N", scene->bodyNames[frame->drag.body],
+                 sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
+        static const float dragText[4] = {1.0f, 0.88f, 0.30f, 1};
+        fcCanvas_Text(b, 14, y, text, dragText);
+    }
+    // the log: newest line at the bottom, just above the colour scale
+    if (o->log != NULL)
+        for (int i = 0; i < 6; ++i) {
+            const char* line = fcViewLog_Line(o->log, i);
+            if (line == NULL) break;
+            float c[4] = {fc_textColor[0], fc_textColor[1], fc_textColor[2], 1.0f - 0.13f * (float)i};
+            fcCanvas_Text(b, 14, (float)height - 58 - 16.0f * (float)i, line, c);
+        }
     // the arrow colour scale
     float bx = 14, by = (float)height - 30;
     for (int i = 0; i < 60; ++i) {
         float c[4] = {0, 0, 0, 1};
         fcColorRamp(i / 59.0, c);
-        fcRect(b, bx + 3.0f * (float)i, by, bx + 3.0f * (float)(i + 1), by + 10, c);
+        fcCanvas_Rect(b, bx + 3.0f * (float)i, by, bx + 3.0f * (float)(i + 1), by + 10, c);
     }
     snprintf(text, sizeof text, "0 .. %.4g N", 1.2 * r->peakForce);
-    fcText(b, bx + 190, by - 1, text, fc_dimText);
-    fcText(b, (float)sw - 14 - fcTextWidth("H: help"), 12, "H: help", fc_dimText);
+    fcCanvas_Text(b, bx + 190, by - 1, text, fc_dimText);
 
     if (o->help) {
         static const char* const lines[] = {
             "keys",
-            "space      pause / run",
-            "S          single step (pauses)",
-            "1 2 3 4    speed 1, 1/2, 1/4, 1/10",
-            "R          reset the scene",
-            "N / P      next / previous demo",
-            "left drag  orbit      right drag  pan",
-            "wheel      zoom",
-            "H          this help      Esc  quit",
+            "space       pause / run",
+            "S           single step (pauses)",
+            "1 2 3 4     speed 1, 1/2, 1/4, 1/10",
+            "R           reset the scene",
+            "N / P       next / previous demo",
+            "F           plot |F|, |M| or force components",
+            "left drag   on a body: pull it with a spring",
+            "            elsewhere: orbit the camera",
+            "click       a joint or body: plot channel on/off",
+            "right drag  pan      wheel  zoom",
+            "H           this help      Esc  quit",
         };
         int count = (int)(sizeof lines / sizeof lines[0]);
-        float w = 330, hh = 22.0f * (float)count + 20, x0 = ((float)sw - w) / 2, y0 = ((float)height - hh) / 2;
+        float w = 390, hh = 22.0f * (float)count + 20, x0 = ((float)sw - w) / 2, y0 = ((float)height - hh) / 2;
         float bg[4] = {0.05f, 0.055f, 0.07f, 0.88f};
-        fcRect(b, x0, y0, x0 + w, y0 + hh, bg);
-        for (int i = 0; i < count; ++i) fcText(b, x0 + 18, y0 + 12 + 22.0f * (float)i, lines[i], i ? fc_textColor : fc_dimText);
+        fcCanvas_Rect(b, x0, y0, x0 + w, y0 + hh, bg);
+        for (int i = 0; i < count; ++i)
+            fcCanvas_Text(b, x0 + 18, y0 + 12 + 22.0f * (float)i, lines[i], i ? fc_textColor : fc_dimText);
     }
     fcFlush(r, b, GL_TRIANGLES, (const float*)ortho);
     glDisable(GL_BLEND);
