@@ -14,6 +14,9 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->freeList);
     fcFree(set->hashHeads);
     fcFree(set->touching);
+    fcFree(set->solverBodies);
+    fcFree(set->solverBodyOf);
+    fcFree(set->solverManifolds);
     memset(set, 0, sizeof *set);
 }
 

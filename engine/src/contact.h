@@ -53,6 +53,39 @@ typedef struct fcContact {
     int hashNext;             // chain in the pair hash
 } fcContact;
 
+// The velocity solve works on compact copies: one solver body per moving body (velocities, inverse mass and
+// world inverse inertia) and, per point and row, the angular Jacobians and their images under the inverse
+// inertia, so that a row update is a few multiply-adds on contiguous memory.
+typedef struct fcSolverBody {
+    fcVec3 v, w;
+    fcReal invMass;
+    fcMat33 invInertia;
+    int body;  // the fcBody, -1 for the shared body at rest (static)
+} fcSolverBody;
+
+typedef struct fcSolverRow {
+    fcVec3 angA, angB;    // r_a x d, r_b x d
+    fcVec3 iangA, iangB;  // I_a^-1 (r_a x d), I_b^-1 (r_b x d)
+    fcReal mass;          // 1 / (J M^-1 J^T)
+} fcSolverRow;
+
+typedef struct fcSolverPoint {
+    fcSolverRow n, t[2];
+    fcReal bias;
+    fcContactPoint* point;
+} fcSolverPoint;
+
+typedef struct fcSolverManifold {
+    int a, b;  // solver bodies
+    fcVec3 normal, tangent[2];
+    fcReal friction, rolling, torsion;
+    int count;
+    fcSolverPoint points[FC_MAX_MANIFOLD_POINTS];
+    fcVec3 spinA[3], spinB[3];  // rolling/torsion rows: I^-1 d for d = t1, t2, n
+    fcReal spinMass[3];
+    fcContactManifold* manifold;
+} fcSolverManifold;
+
 typedef struct fcContactSet {
     fcContact* contacts;
     int capacity, high, freeCount;
@@ -62,6 +95,13 @@ typedef struct fcContactSet {
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
+    // the velocity solve's compact arrays (rebuilt by fcContacts_Prepare every substep)
+    fcSolverBody* solverBodies;
+    int solverBodyCount, solverBodyCapacity;
+    int* solverBodyOf;        // (solverMapCapacity) fcBody index -> solver body, -1 none
+    int solverMapCapacity;
+    fcSolverManifold* solverManifolds;
+    int solverManifoldCount, solverManifoldCapacity;
 } fcContactSet;
 
 struct fcWorld;
@@ -77,6 +117,9 @@ bool fcContacts_HasRows(const struct fcWorld* world);
 void fcContacts_BeginStep(struct fcWorld* world);
 void fcContacts_Prepare(struct fcWorld* world);
 void fcContacts_WarmStart(struct fcWorld* world);
+// copy the solver bodies' velocities to the bodies (before a joint solve or at the end), or back
+void fcContacts_StoreVelocities(struct fcWorld* world);
+void fcContacts_LoadVelocities(struct fcWorld* world);
 // sweep number `sweep` over the contact rows (odd sweeps run backwards); returns the largest impulse change
 fcReal fcContacts_Sweep(struct fcWorld* world, int sweep);
 void fcContacts_Finish(struct fcWorld* world);

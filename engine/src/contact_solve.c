@@ -8,6 +8,7 @@
 #include "solver.h"
 
 #include <math.h>
+#include <string.h>
 
 static fcVec3 fcSolve_PointVelocity(const fcBody* b, fcVec3 r)
 {
@@ -29,32 +30,8 @@ static fcReal fcContacts_RowMass(const fcBody* a, const fcBody* b, fcVec3 rA, fc
     return k > 0 ? 1 / k : 0;
 }
 
-// impulse p at the point (on b; -p on a), to the velocities
-static void fcContacts_ApplyImpulse(fcBody* a, fcBody* b, fcVec3 rA, fcVec3 rB, fcVec3 p)
-{
-    if (a->type == fc_dynamicBody) {
-        a->linearVelocity = fcVec3_MulAdd(a->linearVelocity, -a->invMass, p);
-        a->angularVelocity = fcVec3_Sub(a->angularVelocity, fcMat33_MulV(a->invInertiaWorld, fcVec3_Cross(rA, p)));
-    }
-    if (b->type == fc_dynamicBody) {
-        b->linearVelocity = fcVec3_MulAdd(b->linearVelocity, b->invMass, p);
-        b->angularVelocity = fcVec3_Add(b->angularVelocity, fcMat33_MulV(b->invInertiaWorld, fcVec3_Cross(rB, p)));
-    }
-}
 
-static void fcContacts_ApplyAngular(fcBody* a, fcBody* b, fcVec3 l)
-{
-    if (a->type == fc_dynamicBody) a->angularVelocity = fcVec3_Sub(a->angularVelocity, fcMat33_MulV(a->invInertiaWorld, l));
-    if (b->type == fc_dynamicBody) b->angularVelocity = fcVec3_Add(b->angularVelocity, fcMat33_MulV(b->invInertiaWorld, l));
-}
 
-static fcReal fcContacts_AngularMass(const fcBody* a, const fcBody* b, fcVec3 d)
-{
-    fcReal k = 0;
-    if (a->type == fc_dynamicBody) k += fcVec3_Dot(d, fcMat33_MulV(a->invInertiaWorld, d));
-    if (b->type == fc_dynamicBody) k += fcVec3_Dot(d, fcMat33_MulV(b->invInertiaWorld, d));
-    return k > 0 ? 1 / k : 0;
-}
 
 // the separation of a point now, from where its two anchors have moved since the collide stage
 static fcReal fcContacts_CurrentSeparation(const fcBody* a, const fcBody* b, const fcContactManifold* m,
@@ -91,24 +68,113 @@ void fcContacts_BeginStep(fcWorld* world)
             if (c->enabled)                                                                                 \
                 for (fcContactManifold* m = c->manifolds; m < c->manifolds + c->manifoldCount; ++m)
 
+static int fcContacts_SolverBody(fcWorld* world, int body)
+{
+    fcContactSet* set = &world->contacts;
+    const fcBody* b = world->bodies + body;
+    if (b->type == fc_staticBody) return 0;
+    if (set->solverBodyOf[body] >= 0) return set->solverBodyOf[body];
+    if (set->solverBodyCount == set->solverBodyCapacity) {
+        set->solverBodyCapacity = 2 * set->solverBodyCapacity + 16;
+        set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+    }
+    fcSolverBody* sb = set->solverBodies + set->solverBodyCount;
+    sb->v = b->linearVelocity;
+    sb->w = b->angularVelocity;
+    bool dynamic = b->type == fc_dynamicBody;
+    sb->invMass = dynamic ? b->invMass : 0;
+    sb->invInertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+    sb->body = body;
+    set->solverBodyOf[body] = set->solverBodyCount;
+    return set->solverBodyCount++;
+}
+
+static void fcContacts_Row(const fcSolverBody* a, const fcSolverBody* b, fcVec3 rA, fcVec3 rB, fcVec3 d, fcSolverRow* row)
+{
+    row->angA = fcVec3_Cross(rA, d);
+    row->angB = fcVec3_Cross(rB, d);
+    row->iangA = fcMat33_MulV(a->invInertia, row->angA);
+    row->iangB = fcMat33_MulV(b->invInertia, row->angB);
+    fcReal k = a->invMass + b->invMass + fcVec3_Dot(row->angA, row->iangA) + fcVec3_Dot(row->angB, row->iangB);
+    row->mass = k > 0 ? 1 / k : 0;
+}
+
+// J v of a row along d: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+static inline fcReal fcContacts_RowVelocity(const fcSolverBody* a, const fcSolverBody* b, fcVec3 d, const fcSolverRow* row)
+{
+    return fcVec3_Dot(d, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(row->angB, b->w) - fcVec3_Dot(row->angA, a->w);
+}
+
+static inline void fcContacts_RowApply(fcSolverBody* a, fcSolverBody* b, fcVec3 d, const fcSolverRow* row, fcReal impulse)
+{
+    a->v = fcVec3_MulAdd(a->v, -impulse * a->invMass, d);
+    a->w = fcVec3_MulAdd(a->w, -impulse, row->iangA);
+    b->v = fcVec3_MulAdd(b->v, impulse * b->invMass, d);
+    b->w = fcVec3_MulAdd(b->w, impulse, row->iangB);
+}
+
 void fcContacts_Prepare(fcWorld* world)
 {
+    fcContactSet* set = &world->contacts;
     fcReal h = world->h;
     fcReal threshold = world->def.restitutionThreshold;
+    if (set->solverMapCapacity < world->bodyHigh) {
+        set->solverMapCapacity = world->bodyHigh;
+        set->solverBodyOf = fcRealloc(set->solverBodyOf, sizeof(int) * (size_t)set->solverMapCapacity);
+    }
+    for (int k = 0; k < world->bodyHigh; ++k) set->solverBodyOf[k] = -1;
+    if (set->solverBodyCapacity == 0) {
+        set->solverBodyCapacity = 64;
+        set->solverBodies = fcAlloc(sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+    }
+    // solver body 0: the world at rest, shared by every static body
+    memset(set->solverBodies, 0, sizeof(fcSolverBody));
+    set->solverBodies[0].body = -1;
+    set->solverBodyCount = 1;
+    set->solverManifoldCount = 0;
     int points = 0;
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
+        if (m->pointCount == 0) continue;
         fcBody* a = world->bodies + c->bodyA;
         fcBody* b = world->bodies + c->bodyB;
+        if (set->solverManifoldCount == set->solverManifoldCapacity) {
+            set->solverManifoldCapacity = 2 * set->solverManifoldCapacity + 64;
+            set->solverManifolds = fcRealloc(set->solverManifolds, sizeof(fcSolverManifold) * (size_t)set->solverManifoldCapacity);
+        }
+        fcSolverManifold* sm = set->solverManifolds + set->solverManifoldCount++;
+        sm->a = fcContacts_SolverBody(world, c->bodyA);
+        sm->b = fcContacts_SolverBody(world, c->bodyB);
+        const fcSolverBody* sa = set->solverBodies + sm->a;
+        const fcSolverBody* sb = set->solverBodies + sm->b;
+        sm->normal = m->normal;
+        sm->tangent[0] = m->tangent[0];
+        sm->tangent[1] = m->tangent[1];
+        sm->friction = c->friction;
+        sm->rolling = c->rollingFriction;
+        sm->torsion = c->torsionalFriction;
+        sm->count = m->pointCount;
+        sm->manifold = m;
+        fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
+        for (int k = 0; k < 3; ++k) {
+            sm->spinA[k] = fcMat33_MulV(sa->invInertia, dirs[k]);
+            sm->spinB[k] = fcMat33_MulV(sb->invInertia, dirs[k]);
+            fcReal kk = fcVec3_Dot(dirs[k], sm->spinA[k]) + fcVec3_Dot(dirs[k], sm->spinB[k]);
+            sm->spinMass[k] = kk > 0 ? 1 / kk : 0;
+        }
         for (int i = 0; i < m->pointCount; ++i) {
             fcContactPoint* p = m->points + i;
+            fcSolverPoint* sp = sm->points + i;
+            sp->point = p;
             fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &p->rA, &p->rB);
             p->substepSeparation = s;
-            p->normalMass = fcContacts_RowMass(a, b, p->rA, p->rB, m->normal);
-            p->tangentMass[0] = fcContacts_RowMass(a, b, p->rA, p->rB, m->tangent[0]);
-            p->tangentMass[1] = fcContacts_RowMass(a, b, p->rA, p->rB, m->tangent[1]);
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            p->approachSpeed = fcVec3_Dot(dv, m->normal);
+            fcContacts_Row(sa, sb, p->rA, p->rB, m->normal, &sp->n);
+            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[0], &sp->t[0]);
+            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[1], &sp->t[1]);
+            p->normalMass = sp->n.mass;
+            p->tangentMass[0] = sp->t[0].mass;
+            p->tangentMass[1] = sp->t[1].mass;
+            p->approachSpeed = fcContacts_RowVelocity(sa, sb, m->normal, &sp->n);
             // speculative: a gap may close within the step, no further; an overlap is left to the position pass
             p->bias = s > 0 ? -s / h : 0;
             p->bounced = false;
@@ -116,6 +182,7 @@ void fcContacts_Prepare(fcWorld* world)
                 p->bias = -c->restitution * p->approachSpeed;
                 p->bounced = true;
             }
+            sp->bias = p->bias;
             p->positionImpulse = 0;
             points += 1;
         }
@@ -123,87 +190,109 @@ void fcContacts_Prepare(fcWorld* world)
     world->stats.contactPoints = points;
 }
 
+void fcContacts_StoreVelocities(fcWorld* world)
+{
+    const fcContactSet* set = &world->contacts;
+    for (int k = 1; k < set->solverBodyCount; ++k) {
+        const fcSolverBody* sb = set->solverBodies + k;
+        fcBody* b = world->bodies + sb->body;
+        if (b->type != fc_dynamicBody) continue;
+        b->linearVelocity = sb->v;
+        b->angularVelocity = sb->w;
+    }
+}
+
+void fcContacts_LoadVelocities(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    for (int k = 1; k < set->solverBodyCount; ++k) {
+        fcSolverBody* sb = set->solverBodies + k;
+        const fcBody* b = world->bodies + sb->body;
+        sb->v = b->linearVelocity;
+        sb->w = b->angularVelocity;
+    }
+}
+
 void fcContacts_WarmStart(fcWorld* world)
 {
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            fcVec3 imp = fcVec3_Scale(p->normalImpulse, m->normal);
-            imp = fcVec3_MulAdd(imp, p->tangentImpulse[0], m->tangent[0]);
-            imp = fcVec3_MulAdd(imp, p->tangentImpulse[1], m->tangent[1]);
-            fcContacts_ApplyImpulse(a, b, p->rA, p->rB, imp);
+    fcContactSet* set = &world->contacts;
+    for (int k = 0; k < set->solverManifoldCount; ++k) {
+        fcSolverManifold* sm = set->solverManifolds + k;
+        fcSolverBody* a = set->solverBodies + sm->a;
+        fcSolverBody* b = set->solverBodies + sm->b;
+        for (int i = 0; i < sm->count; ++i) {
+            fcSolverPoint* sp = sm->points + i;
+            const fcContactPoint* p = sp->point;
+            fcContacts_RowApply(a, b, sm->normal, &sp->n, p->normalImpulse);
+            fcContacts_RowApply(a, b, sm->tangent[0], &sp->t[0], p->tangentImpulse[0]);
+            fcContacts_RowApply(a, b, sm->tangent[1], &sp->t[1], p->tangentImpulse[1]);
         }
-        fcVec3 l = fcVec3_Scale(m->twistImpulse, m->normal);
-        l = fcVec3_MulAdd(l, m->rollingImpulse[0], m->tangent[0]);
-        l = fcVec3_MulAdd(l, m->rollingImpulse[1], m->tangent[1]);
-        fcContacts_ApplyAngular(a, b, l);
+        const fcContactManifold* m = sm->manifold;
+        fcReal spins[3] = {m->rollingImpulse[0], m->rollingImpulse[1], m->twistImpulse};
+        for (int d = 0; d < 3; ++d) {
+            a->w = fcVec3_MulAdd(a->w, -spins[d], sm->spinA[d]);
+            b->w = fcVec3_MulAdd(b->w, spins[d], sm->spinB[d]);
+        }
     }
 }
 
 // One manifold's rows: normal rows first, so that the friction bound is the new lambda_n, then friction,
 // then rolling and spinning resistance. Points in the given order (reversed on alternate sweeps).
-static fcReal fcContacts_SolveManifold(fcWorld* world, fcContact* c, fcContactManifold* m, bool reverse)
+static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fcSolverBody* b, bool cone, bool reverse)
 {
-    fcReal largest = 0;
-    bool cone = world->def.frictionCone;
-    {
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        fcReal totalNormal = 0;
-        for (int n = 0; n < m->pointCount; ++n) {
-            fcContactPoint* p = m->points + (reverse ? m->pointCount - 1 - n : n);
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal vn = fcVec3_Dot(dv, m->normal);
-            fcReal trial = p->normalImpulse - p->normalMass * (vn - p->bias);
-            fcReal next = trial > 0 ? trial : 0;
-            fcReal delta = next - p->normalImpulse;
-            p->trialImpulse = trial;
-            p->normalImpulse = next;
-            if (delta != 0) fcContacts_ApplyImpulse(a, b, p->rA, p->rB, fcVec3_Scale(delta, m->normal));
+    fcReal largest = 0, totalNormal = 0;
+    int n = sm->count;
+    for (int k = 0; k < n; ++k) {
+        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
+        fcContactPoint* p = sp->point;
+        fcReal vn = fcContacts_RowVelocity(a, b, sm->normal, &sp->n);
+        fcReal trial = p->normalImpulse - sp->n.mass * (vn - sp->bias);
+        fcReal next = trial > 0 ? trial : 0;
+        fcReal delta = next - p->normalImpulse;
+        p->trialImpulse = trial;
+        p->normalImpulse = next;
+        if (delta != 0) fcContacts_RowApply(a, b, sm->normal, &sp->n, delta);
+        largest = fmax(largest, FC_FABS(delta));
+        totalNormal += next;
+    }
+    for (int k = 0; k < n; ++k) {
+        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
+        fcContactPoint* p = sp->point;
+        fcReal bound = sm->friction * p->normalImpulse;
+        fcReal old[2] = {p->tangentImpulse[0], p->tangentImpulse[1]};
+        fcReal next[2];
+        for (int t = 0; t < 2; ++t) {
+            fcReal vt = fcContacts_RowVelocity(a, b, sm->tangent[t], &sp->t[t]);
+            next[t] = old[t] - sp->t[t].mass * vt;
+            if (!cone) next[t] = next[t] > bound ? bound : (next[t] < -bound ? -bound : next[t]);
+        }
+        if (cone) {
+            fcReal len = FC_SQRT(next[0] * next[0] + next[1] * next[1]);
+            if (len > bound && len > 0) next[0] *= bound / len, next[1] *= bound / len;
+        }
+        for (int t = 0; t < 2; ++t) {
+            fcReal delta = next[t] - old[t];
+            p->tangentImpulse[t] = next[t];
+            if (delta != 0) fcContacts_RowApply(a, b, sm->tangent[t], &sp->t[t], delta);
             largest = fmax(largest, FC_FABS(delta));
-            totalNormal += next;
         }
-        for (int n = 0; n < m->pointCount; ++n) {
-            fcContactPoint* p = m->points + (reverse ? m->pointCount - 1 - n : n);
-            fcReal bound = c->friction * p->normalImpulse;
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal old[2] = {p->tangentImpulse[0], p->tangentImpulse[1]};
-            for (int k = 0; k < 2; ++k) {
-                fcReal vt = fcVec3_Dot(dv, m->tangent[k]);
-                fcReal next = p->tangentImpulse[k] - p->tangentMass[k] * vt;
-                if (!cone) next = next > bound ? bound : (next < -bound ? -bound : next);
-                p->tangentImpulse[k] = next;
-            }
-            if (cone) {
-                fcReal len = FC_SQRT(p->tangentImpulse[0] * p->tangentImpulse[0] + p->tangentImpulse[1] * p->tangentImpulse[1]);
-                if (len > bound && len > 0) {
-                    p->tangentImpulse[0] *= bound / len;
-                    p->tangentImpulse[1] *= bound / len;
-                }
-            }
-            fcReal d0 = p->tangentImpulse[0] - old[0], d1 = p->tangentImpulse[1] - old[1];
-            if (d0 != 0 || d1 != 0)
-                fcContacts_ApplyImpulse(a, b, p->rA, p->rB, fcVec3_Add(fcVec3_Scale(d0, m->tangent[0]), fcVec3_Scale(d1, m->tangent[1])));
-            largest = fmax(largest, fmax(FC_FABS(d0), FC_FABS(d1)));
-        }
-        // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse
-        if (c->rollingFriction > 0 || c->torsionalFriction > 0) {
-            fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
-            fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
-            fcReal arms[3] = {c->rollingFriction, c->rollingFriction, c->torsionalFriction};
-            for (int k = 0; k < 3; ++k) {
-                if (arms[k] <= 0) continue;
-                fcReal bound = arms[k] * totalNormal;
-                fcReal w = fcVec3_Dot(fcVec3_Sub(b->angularVelocity, a->angularVelocity), dirs[k]);
-                fcReal next = *imps[k] - fcContacts_AngularMass(a, b, dirs[k]) * w;
-                next = next > bound ? bound : (next < -bound ? -bound : next);
-                fcReal delta = next - *imps[k];
-                *imps[k] = next;
-                if (delta != 0) fcContacts_ApplyAngular(a, b, fcVec3_Scale(delta, dirs[k]));
-            }
+    }
+    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse
+    if (sm->rolling > 0 || sm->torsion > 0) {
+        fcContactManifold* m = sm->manifold;
+        fcVec3 dirs[3] = {sm->tangent[0], sm->tangent[1], sm->normal};
+        fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
+        fcReal arms[3] = {sm->rolling, sm->rolling, sm->torsion};
+        for (int k = 0; k < 3; ++k) {
+            if (arms[k] <= 0) continue;
+            fcReal bound = arms[k] * totalNormal;
+            fcReal w = fcVec3_Dot(fcVec3_Sub(b->w, a->w), dirs[k]);
+            fcReal next = *imps[k] - sm->spinMass[k] * w;
+            next = next > bound ? bound : (next < -bound ? -bound : next);
+            fcReal delta = next - *imps[k];
+            *imps[k] = next;
+            a->w = fcVec3_MulAdd(a->w, -delta, sm->spinA[k]);
+            b->w = fcVec3_MulAdd(b->w, delta, sm->spinB[k]);
         }
     }
     return largest;
@@ -213,16 +302,14 @@ static fcReal fcContacts_SolveManifold(fcWorld* world, fcContact* c, fcContactMa
 // Gauss-Seidel), so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep)
 {
+    fcContactSet* set = &world->contacts;
     fcReal largest = 0;
-    bool reverse = (sweep & 1) != 0;
-    const fcContactSet* set = &world->contacts;
-    for (int t = 0; t < set->touchingCount; ++t) {
-        fcContact* c = set->contacts + set->touching[reverse ? set->touchingCount - 1 - t : t];
-        if (!c->enabled) continue;
-        for (int k = 0; k < c->manifoldCount; ++k) {
-            fcContactManifold* m = c->manifolds + (reverse ? c->manifoldCount - 1 - k : k);
-            largest = fmax(largest, fcContacts_SolveManifold(world, c, m, reverse));
-        }
+    bool reverse = (sweep & 1) != 0, cone = world->def.frictionCone;
+    int n = set->solverManifoldCount;
+    for (int k = 0; k < n; ++k) {
+        fcSolverManifold* sm = set->solverManifolds + (reverse ? n - 1 - k : k);
+        fcReal change = fcContacts_SolveManifold(sm, set->solverBodies + sm->a, set->solverBodies + sm->b, cone, reverse);
+        largest = fmax(largest, change);
     }
     return largest;
 }

@@ -62,19 +62,27 @@ void fcSolve_Velocities(fcWorld* world)
         double t0 = fcNowMs();
         fcContacts_Prepare(world);
         fcContacts_WarmStart(world);
+        fcContacts_StoreVelocities(world);
         world->stats.profile.contactSolve += fcNowMs() - t0;
     }
     if (joints) fcSolve_JointRows(world);
     if (!contacts) return;
     int iterations = 0;
+    if (joints) fcContacts_LoadVelocities(world);
     for (int it = 0; it < world->def.contactIterations; ++it) {
         double t0 = fcNowMs();
         fcReal change = fcContacts_Sweep(world, it);
         world->stats.profile.contactSolve += fcNowMs() - t0;
         iterations += 1;
-        if (joints) fcSolve_Joints(world);
+        if (joints) {
+            // the joint solve works on the bodies' velocities
+            fcContacts_StoreVelocities(world);
+            fcSolve_Joints(world);
+            fcContacts_LoadVelocities(world);
+        }
         if (change <= world->def.contactTolerance) break;
     }
+    fcContacts_StoreVelocities(world);
     double t1 = fcNowMs();
     fcContacts_Finish(world);
     world->stats.contactIterations += iterations;
