@@ -692,6 +692,59 @@ static int test_sleeping(void)
     return 0;
 }
 
+// the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice)
+typedef struct PreSolveState {
+    fcBodyId ghost, skater;
+    int calls;
+} PreSolveState;
+
+static bool fcPreSolve(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contact, void* context)
+{
+    PreSolveState* s = context;
+    s->calls += 1;
+    fcBodyId a = fcShape_GetBody(shapeA), b = fcShape_GetBody(shapeB);
+    if (FC_ID_EQUALS(a, s->ghost) || FC_ID_EQUALS(b, s->ghost)) return false;
+    if (FC_ID_EQUALS(a, s->skater) || FC_ID_EQUALS(b, s->skater)) contact->friction = 0;
+    return true;
+}
+
+static int test_pre_solve_and_joint_removal(void)
+{
+    PreSolveState state = {fc_nullBodyId, fc_nullBodyId, 0};
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.enableSleeping = false;
+    wd.preSolve = fcPreSolve;
+    wd.preSolveContext = &state;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcAddGround(w, 0.6);
+    state.ghost = fcAddSphere(w, fcV3(0, 0, 0.5), 0.1, 1, 0.6, 0);
+    state.skater = fcAddBox(w, fcV3(3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    fcBodyId plain = fcAddBox(w, fcV3(-3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    ENSURE(fcBody_SetLinearVelocity(state.skater, fcV3(2, 0, 0)));
+    ENSURE(fcBody_SetLinearVelocity(plain, fcV3(2, 0, 0)));
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(state.calls > 0);
+    ENSURE(fcBody_GetPosition(state.ghost).z < -0.5);                       // fell through the ground
+    ENSURE_NEAR(fcBody_GetLinearVelocity(state.skater).x, 2, 1e-6);         // no friction: it keeps sliding
+    ENSURE_NEAR(fcBody_GetLinearVelocity(plain).x, 0, 1e-9);                // mu 0.6 stopped it within 0.34 s
+    // two overlapping boxes held by a weld do not push each other; once the weld is gone, they do
+    fcBodyId a = fcAddBox(w, fcV3(6, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    fcBodyId b = fcAddBox(w, fcV3(6.4, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    fcJointDef jd = fcDefaultJointDef(fc_fixedJoint);
+    jd.bodyA = a;
+    jd.bodyB = b;
+    jd.anchor = fcV3(6.2, 0, 0.25);
+    fcJointId weld = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(weld));
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcBody_GetPosition(b).x - fcBody_GetPosition(a).x, 0.4, 1e-6);
+    fcDestroyJoint(weld);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_GetPosition(b).x - fcBody_GetPosition(a).x > 0.45);  // pushed apart to (almost) touching
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     fc_testFilter = argc > 1 ? argv[1] : NULL;
@@ -710,5 +763,6 @@ int main(int argc, char** argv)
     RUN_TEST(test_queries);
     RUN_TEST(test_spring_beside_contacts);
     RUN_TEST(test_sleeping);
+    RUN_TEST(test_pre_solve_and_joint_removal);
     return fc_testFailures ? 1 : 0;
 }

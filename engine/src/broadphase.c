@@ -424,6 +424,8 @@ static void fcBroadphase_Queue(fcBroadphase* bp, int proxy)
     n->moved = true;
 }
 
+void fcBroadphase_Touch(fcBroadphase* bp, int proxy) { fcBroadphase_Queue(bp, proxy); }
+
 int fcBroadphase_CreateProxy(fcBroadphase* bp, fcAabb tight, int userIndex, bool isStatic)
 {
     int tree = isStatic ? 0 : 1;

@@ -38,6 +38,9 @@ void fcBroadphase_DestroyProxy(fcBroadphase* bp, int proxy);
 // stretched along displacement, the motion of the last step) and queued for the next pair update. Returns
 // true when it was refitted.
 bool fcBroadphase_MoveProxy(fcBroadphase* bp, int proxy, fcAabb tight, fcVec3 displacement);
+// Queue a proxy for the next pair update without moving it (its pairs are looked for again, e.g. after the
+// joint that kept two bodies from colliding is gone).
+void fcBroadphase_Touch(fcBroadphase* bp, int proxy);
 fcAabb fcBroadphase_GetFatAabb(const fcBroadphase* bp, int proxy);
 int fcBroadphase_GetUserIndex(const fcBroadphase* bp, int proxy);
 bool fcBroadphase_TestOverlap(const fcBroadphase* bp, int proxyA, int proxyB);

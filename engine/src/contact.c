@@ -260,6 +260,31 @@ static void fcContacts_RefreshProxies(fcWorld* world)
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;
 }
 
+// The user's pre-solve hook sees each manifold of a pair about to be solved: it may switch the pair off for
+// this step or change its friction and restitution (the last manifold's values win for the pair)
+static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
+{
+    for (int m = 0; m < c->manifoldCount && c->enabled; ++m) {
+        if (c->manifolds[m].pointCount == 0) continue;
+        fcContactData d;
+        fcContacts_GetData(world, c, m, &d);
+        bool keep = world->def.preSolve(d.shapeA, d.shapeB, &d, world->def.preSolveContext);
+        if (!keep) {
+            c->enabled = false;
+            // a switched-off pair carries nothing this step
+            for (int k = 0; k < c->manifoldCount; ++k)
+                for (int i = 0; i < c->manifolds[k].pointCount; ++i) {
+                    fcContactPoint* p = c->manifolds[k].points + i;
+                    p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
+                    p->normalImpulse = p->tangentImpulse[0] = p->tangentImpulse[1] = 0;
+                }
+            break;
+        }
+        if (isfinite(d.friction) && d.friction >= 0) c->friction = d.friction;
+        if (isfinite(d.restitution) && d.restitution >= 0 && d.restitution <= 1) c->restitution = d.restitution;
+    }
+}
+
 // The solver sweeps the contacts from the bottom up (along gravity): the load of a stack then reaches the
 // ground within one sweep instead of one box per sweep, and no side of a symmetric pile is always first.
 static const fcWorld* s_sortWorld;
@@ -329,6 +354,7 @@ void fcContacts_Collide(fcWorld* world)
             fcContacts_Update(world, c, fresh, n);
         }
         c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+        if (c->enabled && !c->sensor && world->def.preSolve != NULL) fcContacts_PreSolve(world, c);
         set->enabledCount += c->enabled;
         if (c->manifoldCount > 0) {  // sleeping pairs too: islands and the API see them
             if (set->touchingCount == set->touchingCapacity) {

@@ -464,6 +464,14 @@ void fcJoint_DestroyInternal(fcWorld* world, int index)
     if (!j->inUse) return;
     if (j->bodyA >= 0) fcBody_RemoveJoint(world->bodies + j->bodyA, index);
     if (j->bodyB >= 0) fcBody_RemoveJoint(world->bodies + j->bodyB, index);
+    // the two bodies may collide now: their shapes' pairs are looked for again
+    int sides[2] = {j->bodyA, j->bodyB};
+    for (int s = 0; s < 2; ++s) {
+        if (sides[s] < 0) continue;
+        const fcBody* b = world->bodies + sides[s];
+        for (int k = 0; k < b->shapeCount; ++k)
+            if (world->shapes[b->shapes[k]].proxy >= 0) fcBroadphase_Touch(&world->broadphase, world->shapes[b->shapes[k]].proxy);
+    }
     j->inUse = false;
     j->generation = (uint16_t)(j->generation + 1);
     world->jointFree[world->jointFreeCount++] = index;
