@@ -338,14 +338,15 @@ static int test_incline_rolls_and_slips(void)
     // hoop: a = g sin/2 = 2.4525, friction m g sin / 2 = 4.905 N, mu 0.5 > 0.2887
     ENSURE(fcRunIncline(1, 0.5, &a, &f, &slips) == 0);
     printf("  hoop rolling: a = %.4f m/s^2 (exact 2.4525), friction %.4f N (exact 4.905), %d slips\n", a, f, slips);
-    ENSURE_NEAR(a, g * sa / 2, 0.02 * g * sa / 2);
-    ENSURE_NEAR(f, m * g * sa / 2, 0.02 * m * g * sa / 2);
+    // (the issue asks 2 %; it meets 0.5 %, and a lever-arm bug showed up at 0.5 %)
+    ENSURE_NEAR(a, g * sa / 2, 0.005 * g * sa / 2);
+    ENSURE_NEAR(f, m * g * sa / 2, 0.005 * m * g * sa / 2);
     ENSURE(slips == 0);
     // disk: a = 2/3 g sin = 3.27, friction m g sin / 3 = 3.27 N, mu 0.3 > 0.1925
     ENSURE(fcRunIncline(0.5, 0.3, &a, &f, &slips) == 0);
     printf("  disk rolling: a = %.4f m/s^2 (exact 3.27), friction %.4f N (exact 3.27), %d slips\n", a, f, slips);
-    ENSURE_NEAR(a, 2 * g * sa / 3, 0.02 * 2 * g * sa / 3);
-    ENSURE_NEAR(f, m * g * sa / 3, 0.02 * m * g * sa / 3);
+    ENSURE_NEAR(a, 2 * g * sa / 3, 0.005 * 2 * g * sa / 3);
+    ENSURE_NEAR(f, m * g * sa / 3, 0.005 * m * g * sa / 3);
     ENSURE(slips == 0);
     // hoop with mu 0.1 < 0.2887: it slides, a = g (sin - mu cos), friction mu m g cos, and says so
     double cs = sqrt(3) / 2;
@@ -353,8 +354,8 @@ static int test_incline_rolls_and_slips(void)
     printf("  hoop slipping: a = %.4f m/s^2 (exact %.4f), friction %.4f N (exact %.4f), %d stick-to-slip events\n", a,
            g * (sa - 0.1 * cs), f, 0.1 * m * g * cs, slips);
     ENSURE(slips == 1);
-    ENSURE_NEAR(a, g * (sa - 0.1 * cs), 0.02 * g * (sa - 0.1 * cs));
-    ENSURE_NEAR(f, 0.1 * m * g * cs, 0.02 * 0.1 * m * g * cs);
+    ENSURE_NEAR(a, g * (sa - 0.1 * cs), 0.005 * g * (sa - 0.1 * cs));
+    ENSURE_NEAR(f, 0.1 * m * g * cs, 0.005 * 0.1 * m * g * cs);
     return 0;
 }
 
@@ -745,6 +746,58 @@ static int test_pre_solve_and_joint_removal(void)
     return 0;
 }
 
+// rolling resistance: a ball rolling on the ground with arm e decelerates at 5 e g / (7 r) (torque e N about
+// the contact, solid sphere); spinning resistance: a spinning disk standing on its face slows at e_t N / I
+static int test_rolling_and_spinning_resistance(void)
+{
+    const double r = 0.1, arm = 0.01, m = 1;
+    fcWorldId w = fcMakeWorld(1.0 / 240, false);
+    fcAddGround(w, 0.8);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, r);
+    bd.linearVelocity = fcV3(2, 0, 0);
+    bd.angularVelocity = fcV3(0, 2 / r, 0);  // rolling without slipping from the start
+    fcBodyId ball = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.radius = r;
+    sd.friction = 0.8;
+    sd.rollingFriction = arm;
+    sd.density = m / (4 * pi * r * r * r / 3);
+    fcCreateShape(ball, &sd);
+    for (int i = 0; i < 24; ++i) ENSURE(fcWorld_Step(w));
+    double v0 = fcBody_GetLinearVelocity(ball).x;
+    for (int i = 0; i < 240; ++i) ENSURE(fcWorld_Step(w));
+    fcContactData cd[2];
+    ENSURE(fcBody_GetContacts(ball, cd, 2) == 1);
+    // still rolling: the contact point does not slide
+    ENSURE_NEAR(fcBody_GetAngularVelocity(ball).y * r, fcBody_GetLinearVelocity(ball).x, 2e-3);
+    double decel = (v0 - fcBody_GetLinearVelocity(ball).x) / 1.0, exact = 5 * arm * g / (7 * r);
+    printf("  rolling resistance: %.4f m/s^2 (exact 5 e g / 7 r = %.4f)\n", decel, exact);
+    ENSURE_NEAR(decel, exact, 0.02 * exact);
+    // a disk spinning about the vertical on its flat face
+    const double R = 0.2, hh = 0.02, spinArm = 0.005;
+    bd = fcDefaultBodyDef();
+    bd.position = fcV3(3, 0, hh);
+    bd.angularVelocity = fcV3(0, 0, 10);
+    fcBodyId disk = fcCreateBody(w, &bd);
+    sd = fcDefaultShapeDef();
+    sd.type = fc_cylinderShape;
+    sd.radius = R;
+    sd.halfHeight = hh;
+    sd.friction = 0;  // no sliding friction: only the spinning resistance slows it
+    sd.torsionalFriction = spinArm;
+    fcCreateShape(disk, &sd);
+    for (int i = 0; i < 24; ++i) ENSURE(fcWorld_Step(w));
+    double w0 = fcBody_GetAngularVelocity(disk).z;
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    double mass = fcBody_GetMass(disk), iz = fcBody_GetInertia(disk).z;
+    double alpha = (w0 - fcBody_GetAngularVelocity(disk).z) / 0.5, exactAlpha = spinArm * mass * g / iz;
+    printf("  spinning resistance: %.4f rad/s^2 (exact e_t m g / I = %.4f)\n", alpha, exactAlpha);
+    ENSURE_NEAR(alpha, exactAlpha, 0.02 * exactAlpha);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     fc_testFilter = argc > 1 ? argv[1] : NULL;
@@ -764,5 +817,6 @@ int main(int argc, char** argv)
     RUN_TEST(test_spring_beside_contacts);
     RUN_TEST(test_sleeping);
     RUN_TEST(test_pre_solve_and_joint_removal);
+    RUN_TEST(test_rolling_and_spinning_resistance);
     return fc_testFailures ? 1 : 0;
 }

@@ -166,7 +166,11 @@ void fcContacts_Prepare(fcWorld* world)
             fcContactPoint* p = m->points + i;
             fcSolverPoint* sp = sm->points + i;
             sp->point = p;
-            fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &p->rA, &p->rB);
+            // the separation follows the anchors as the bodies turn; the rows keep the lever arms of the
+            // collide stage (world frame): a rolling ball's contact stays at its bottom, not on the material
+            // point that was there
+            fcVec3 rA, rB;
+            fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
             p->substepSeparation = s;
             fcContacts_Row(sa, sb, p->rA, p->rB, m->normal, &sp->n);
             fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[0], &sp->t[0]);
@@ -236,8 +240,8 @@ void fcContacts_WarmStart(fcWorld* world)
     }
 }
 
-// One manifold's rows: normal rows first, so that the friction bound is the new lambda_n, then friction,
-// then rolling and spinning resistance. Points in the given order (reversed on alternate sweeps).
+// One manifold's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
+// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps).
 static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fcSolverBody* b, bool cone, bool reverse)
 {
     fcReal largest = 0, totalNormal = 0;
@@ -254,6 +258,25 @@ static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fc
         if (delta != 0) fcContacts_RowApply(a, b, sm->normal, &sp->n, delta);
         largest = fmax(largest, FC_FABS(delta));
         totalNormal += next;
+    }
+    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
+    // before friction, so that the sweep ends with the contact points' sliding settled
+    if (sm->rolling > 0 || sm->torsion > 0) {
+        fcContactManifold* m = sm->manifold;
+        fcVec3 dirs[3] = {sm->tangent[0], sm->tangent[1], sm->normal};
+        fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
+        fcReal arms[3] = {sm->rolling, sm->rolling, sm->torsion};
+        for (int d = 0; d < 3; ++d) {
+            if (arms[d] <= 0) continue;
+            fcReal bound = arms[d] * totalNormal;
+            fcReal w = fcVec3_Dot(fcVec3_Sub(b->w, a->w), dirs[d]);
+            fcReal next = *imps[d] - sm->spinMass[d] * w;
+            next = next > bound ? bound : (next < -bound ? -bound : next);
+            fcReal delta = next - *imps[d];
+            *imps[d] = next;
+            a->w = fcVec3_MulAdd(a->w, -delta, sm->spinA[d]);
+            b->w = fcVec3_MulAdd(b->w, delta, sm->spinB[d]);
+        }
     }
     for (int k = 0; k < n; ++k) {
         fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
@@ -275,24 +298,6 @@ static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fc
             p->tangentImpulse[t] = next[t];
             if (delta != 0) fcContacts_RowApply(a, b, sm->tangent[t], &sp->t[t], delta);
             largest = fmax(largest, FC_FABS(delta));
-        }
-    }
-    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse
-    if (sm->rolling > 0 || sm->torsion > 0) {
-        fcContactManifold* m = sm->manifold;
-        fcVec3 dirs[3] = {sm->tangent[0], sm->tangent[1], sm->normal};
-        fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
-        fcReal arms[3] = {sm->rolling, sm->rolling, sm->torsion};
-        for (int k = 0; k < 3; ++k) {
-            if (arms[k] <= 0) continue;
-            fcReal bound = arms[k] * totalNormal;
-            fcReal w = fcVec3_Dot(fcVec3_Sub(b->w, a->w), dirs[k]);
-            fcReal next = *imps[k] - sm->spinMass[k] * w;
-            next = next > bound ? bound : (next < -bound ? -bound : next);
-            fcReal delta = next - *imps[k];
-            *imps[k] = next;
-            a->w = fcVec3_MulAdd(a->w, -delta, sm->spinA[k]);
-            b->w = fcVec3_MulAdd(b->w, delta, sm->spinB[k]);
         }
     }
     return largest;
