@@ -798,6 +798,30 @@ static int test_rolling_and_spinning_resistance(void)
     return 0;
 }
 
+// the friction cone: a box pushed diagonally by 1.2 mu m g slides with a = (F - mu m g) / m; the pyramid's
+// axes (fixed while it rests) would hold it, each component being below mu m g
+static int test_friction_cone(void)
+{
+    const double mu = 0.5, m = 2, F = 1.2 * mu * m * g;
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.frictionCone = true;
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcAddGround(w, mu);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 0.25), fcV3(0.25, 0.25, 0.25), m, mu);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    fcVec3 dir = fcV3(sqrt(0.5), sqrt(0.5), 0);
+    ENSURE(fcBody_SetForce(box, fcVec3_Scale(F, dir)));
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    double v1 = fcVec3_Dot(fcBody_GetLinearVelocity(box), dir);
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    double a = fcVec3_Dot(fcBody_GetLinearVelocity(box), dir) - v1, exact = (F - mu * m * g) / m;
+    printf("  friction cone: a = %.5f m/s^2 (exact (F - mu m g) / m = %.5f)\n", a, exact);
+    ENSURE_NEAR(a, exact, 0.005 * exact);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     fc_testFilter = argc > 1 ? argv[1] : NULL;
@@ -818,5 +842,6 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeping);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
+    RUN_TEST(test_friction_cone);
     return fc_testFailures ? 1 : 0;
 }
