@@ -475,8 +475,17 @@ static int test_events_sensors_filters(void)
     fcBodyId ball = fcAddSphere(w, fcV3(0, 0, 0.3), 0.1, 1, 0.6, 0);
     int begins = 0, ends = 0;
     for (int i = 0; i < 30; ++i) {
+        fcVec3 start = fcBody_GetPosition(ball);
         ENSURE(fcWorld_Step(w));
         begins += fcCountEvents(w, fc_eventContactBegin);
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            if (ev.type != fc_eventContactBegin) continue;
+            // the state at the start of the step, and no force before it began
+            ENSURE(ev.forceBefore == 0);
+            ENSURE_NEAR(ev.positionB.z, start.z, 1e-12);
+            ENSURE_NEAR(ev.normal.z, 1, 1e-12);
+        }
     }
     ENSURE(begins == 1);
     ENSURE(fcBody_SetLinearVelocity(ball, fcV3(0, 0, 5)));

@@ -75,7 +75,8 @@ static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, 
         e->point = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, m->points[0].localA));
         fcReal last = 0;
         for (int i = 0; i < m->pointCount; ++i) last += m->points[i].lastNormalImpulse;
-        e->forceBefore = world->stepH > 0 ? last / world->stepH : 0;
+        // a contact that only now begins carried nothing before (its points' impulses were speculative)
+        e->forceBefore = type == fc_eventContactBegin || world->stepH <= 0 ? 0 : last / world->stepH;
     }
     return e;
 }

@@ -165,6 +165,12 @@ bool fcWorld_Step(fcWorldId worldId)
     memset(&st->profile, 0, sizeof st->profile);
     fcEvents_Begin(world);
     world->stepH = h;
+    // the collide stage's events report the start state
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        b->stepStartPosition = b->position;
+        b->stepStartVelocity = b->linearVelocity;
+    }
     double tc = fcNowMs();
     fcContacts_Collide(world);
     world->collideEventCount = world->eventCount;
