@@ -246,6 +246,7 @@ static int fcRunDome(double h, double* angle, double* speed, double* worstForce,
         ENSURE(fcWorld_Step(w));
         for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
             fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            ENSURE(ev.type != fc_eventStickToSlip && ev.type != fc_eventSlipToStick);  // frictionless: no slip events
             if (ev.type != fc_eventRelease) continue;
             ENSURE(FC_ID_EQUALS(ev.shapeA, dome) || FC_ID_EQUALS(ev.shapeB, dome));
             *releases += 1;

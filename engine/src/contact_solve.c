@@ -369,7 +369,8 @@ void fcContacts_EndStep(fcWorld* world)
             fcReal vt = FC_SQRT(fmax(0.0, fcVec3_Dot(dv, dv) - vn * vn));
             fcReal tMax = fmax(FC_FABS(p->totalTangentImpulse[0]), FC_FABS(p->totalTangentImpulse[1]));
             bool atBound = world->def.frictionCone ? t >= bound * (1 - 1e-6) : tMax >= bound * (1 - 1e-6);
-            p->slipping = p->totalNormalImpulse > 0 && atBound && vt > 1e-4;
+            // a frictionless contact always slides: no stick or slip to report
+            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && vt > 1e-4;
             slipNow = slipNow || p->slipping;
             slipBefore = slipBefore || p->wasSlipping;
             p->wasSlipping = p->slipping;
