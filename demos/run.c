@@ -36,14 +36,15 @@ void fcRun_PrintOptions(FILE* stream)
             "  --time T          simulate T seconds (default: the scene's \"duration\")\n"
             "  --dt H            fixed step H seconds, 0 < H <= 1 (default: the scene's \"timestep\")\n"
             "  --stabilize MODE  baumgarte, projection or none (default: the scene's \"stabilization\")\n"
-            "  --csv FILE        write a CSV trace: t, every body's pose and velocity, every joint's\n"
-            "                    reaction (force, moment about the anchor, violation), energy, power, violation\n"
+            "  --csv FILE        write a CSV trace: t, every body's pose, velocity and total contact force,\n"
+            "                    every joint's reaction (force, moment about the anchor, violation), energy,\n"
+            "                    power, violation, contact points and complementarity residual\n"
             "  --every K         one CSV row after every K-th step (default 1)\n"
             "  --plot FILE       write the reaction-force plot of the whole run as PNG (the viewer's plot panel)\n"
-            "  --events FILE     write each engine event (a one-sided constraint releasing or taking hold, a\n"
-            "                    contact beginning or ending, friction slipping or sticking) as a line of JSON:\n"
-            "                    type, joint, (contacts: bodyA, bodyB, point, normal), time, forceBefore,\n"
-            "                    positionB, velocityB\n");
+            "  --events FILE     write each engine event (a contact beginning or ending, a one-sided constraint\n"
+            "                    releasing or taking hold, a rope going slack or taut, friction slipping or\n"
+            "                    sticking, a sensor's overlap) as a line of JSON: t, type, body_a, body_b, joint,\n"
+            "                    force_before, (contacts: point, normal), position_b, velocity_b\n");
 }
 
 // A finite number filling the whole word.
@@ -176,14 +177,15 @@ static double fcWallMs(void)
 
 static void fcWriteCsvHeader(FILE* f, const fcScene* scene)
 {
-    static const char* const bodyColumns[13] = {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"};
+    static const char* const bodyColumns[16] = {"x",  "y",  "z",  "qw", "qx", "qy",  "qz",  "vx",
+                                                "vy", "vz", "wx", "wy", "wz", "cfx", "cfy", "cfz"};
     static const char* const jointColumns[7] = {"fx", "fy", "fz", "tx", "ty", "tz", "err"};
     fputs("t", f);
     for (int i = 0; i < scene->bodyCount; ++i)
-        for (int c = 0; c < 13; ++c) fprintf(f, ",%s.%s", scene->bodyNames[i], bodyColumns[c]);
+        for (int c = 0; c < 16; ++c) fprintf(f, ",%s.%s", scene->bodyNames[i], bodyColumns[c]);
     for (int j = 0; j < scene->jointCount; ++j)
         for (int c = 0; c < 7; ++c) fprintf(f, ",%s.%s", scene->jointNames[j], jointColumns[c]);
-    fputs(",energy,power,violation\n", f);
+    fputs(",energy,power,violation,contacts,complementarity\n", f);
 }
 
 static void fcWriteCsvNumbers(FILE* f, const double* v, int n)
@@ -191,15 +193,51 @@ static void fcWriteCsvNumbers(FILE* f, const double* v, int n)
     for (int i = 0; i < n; ++i) fprintf(f, ",%.17g", v[i]);
 }
 
-static void fcWriteCsvRow(FILE* f, const fcScene* scene, const fcWorldStats* stats, const fcJointReaction* reactions)
+// A buffer for one body's contacts (grown as needed).
+typedef struct fcContactBuffer {
+    fcContactData* data;
+    int capacity;
+} fcContactBuffer;
+
+// The total contact force on a body in the last step (world, N): each manifold's force is on its body_b, and
+// body_a gets the opposite.
+static fcVec3 fcBodyContactForce(fcBodyId body, fcContactBuffer* buffer)
+{
+    fcVec3 total = fcV3(0, 0, 0);
+    if (fcBody_GetShapeCount(body) == 0) return total;  // a body without shapes never touches
+    int n = fcBody_GetContacts(body, buffer->data, buffer->capacity);
+    if (n > buffer->capacity) {
+        int capacity = buffer->capacity ? buffer->capacity : 16;
+        while (capacity < n) capacity *= 2;
+        fcContactData* bigger = realloc(buffer->data, sizeof(fcContactData) * (size_t)capacity);
+        if (bigger == NULL) {
+            fprintf(stderr, "fulcrum: out of memory\n");
+            abort();
+        }
+        buffer->data = bigger;
+        buffer->capacity = capacity;
+        n = fcBody_GetContacts(body, buffer->data, buffer->capacity);
+        if (n > buffer->capacity) n = buffer->capacity;
+    }
+    for (int k = 0; k < n; ++k) {
+        const fcContactData* c = buffer->data + k;
+        if (FC_ID_EQUALS(c->bodyB, body)) total = fcVec3_Add(total, c->force);
+        else if (FC_ID_EQUALS(c->bodyA, body)) total = fcVec3_Sub(total, c->force);
+    }
+    return total;
+}
+
+static void fcWriteCsvRow(FILE* f, const fcScene* scene, const fcWorldStats* stats, const fcJointReaction* reactions,
+                          fcContactBuffer* contacts)
 {
     fprintf(f, "%.17g", (double)stats->time);
     for (int i = 0; i < scene->bodyCount; ++i) {
         fcBodyId b = scene->bodies[i];
         fcVec3 x = fcBody_GetPosition(b), v = fcBody_GetLinearVelocity(b), w = fcBody_GetAngularVelocity(b);
         fcQuat q = fcBody_GetOrientation(b);
-        double row[13] = {x.x, x.y, x.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z};
-        fcWriteCsvNumbers(f, row, 13);
+        fcVec3 cf = fcBodyContactForce(b, contacts);
+        double row[16] = {x.x, x.y, x.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, cf.x, cf.y, cf.z};
+        fcWriteCsvNumbers(f, row, 16);
     }
     for (int j = 0; j < scene->jointCount; ++j) {
         const fcJointReaction* r = reactions + j;
@@ -208,6 +246,9 @@ static void fcWriteCsvRow(FILE* f, const fcScene* scene, const fcWorldStats* sta
     }
     double tail[3] = {stats->energy, stats->constraintPower, stats->maxViolation};
     fcWriteCsvNumbers(f, tail, 3);
+    double residual = stats->complementarityResidual;
+    fprintf(f, ",%d", stats->contactPoints);
+    fcWriteCsvNumbers(f, &residual, 1);
     fputc('\n', f);
 }
 
@@ -256,6 +297,36 @@ static void fcPrintSummary(FILE* out, const fcScene* scene, const fcRunOptions* 
     fprintf(out, "wall time    %.3f ms per step (%.1f ms in all)\n", steps > 0 ? wallMs / (double)steps : 0.0, wallMs);
 }
 
+// What the contacts did over the run, and the events by kind.
+typedef struct fcRunContactSummary {
+    long long steps;          // steps with at least one contact point
+    double firstTime;         // s: the end of the first of them
+    int maxPoints, lastPoints;
+    double maxPointsTime;
+    double maxResidual, maxResidualTime;        // complementarity residual, m/s
+    double maxPenetration, maxPenetrationTime;  // m
+    long long eventsByKind[fc_runEventKindCount + 1];  // the last: kinds the runner does not know
+} fcRunContactSummary;
+
+static void fcPrintContacts(FILE* out, const fcRunContactSummary* c, long long eventCount)
+{
+    if (c->steps > 0) {
+        fprintf(out, "contacts     in %lld steps from t = %.4f s: up to %d points (at t = %.4f s), %d at the end\n",
+                c->steps, c->firstTime, c->maxPoints, c->maxPointsTime, c->lastPoints);
+        fprintf(out, "             worst complementarity residual %.3g m/s (at t = %.4f s), deepest penetration %.3g m "
+                     "(at t = %.4f s)\n",
+                c->maxResidual, c->maxResidualTime, c->maxPenetration, c->maxPenetrationTime);
+    }
+    fprintf(out, "events       %lld (", eventCount);
+    bool any = false;
+    for (int k = 0; k <= fc_runEventKindCount; ++k) {
+        if (c->eventsByKind[k] == 0) continue;
+        fprintf(out, "%s%s %lld", any ? ", " : "", fcRun_EventKindName((fcRunEventKind)k), c->eventsByKind[k]);
+        any = true;
+    }
+    fputs(any ? ")\n" : "none)\n", out);
+}
+
 // JSON: the string with quotes, backslashes and control characters escaped; null for NULL.
 static void fcWriteJsonString(FILE* f, const char* text)
 {
@@ -290,43 +361,83 @@ static void fcWriteJsonVec3(FILE* f, fcVec3 v)
     fputc(']', f);
 }
 
-// The scene's name of the body a shape belongs to, else the engine's, else NULL.
-static const char* fcShapeBodyName(const fcScene* scene, fcShapeId shape)
+static const char* const fc_runEventNames[fc_runEventKindCount] = {
+    "begin", "end", "release", "hold", "slack", "taut", "slip", "stick", "sensor_begin", "sensor_end"};
+
+fcRunEventKind fcRun_EventKind(const fcConstraintEvent* e)
 {
-    if (!fcShape_IsValid(shape)) return NULL;
-    fcBodyId body = fcShape_GetBody(shape);
-    for (int i = 0; i < scene->bodyCount; ++i)
-        if (memcmp(&scene->bodies[i], &body, sizeof body) == 0) return scene->bodyNames[i];
-    return fcBody_GetName(body);
+    bool rope = fcJoint_IsValid(e->joint) && fcJoint_GetType(e->joint) == fc_ropeJoint;
+    switch (e->type) {
+    case fc_eventRelease: return rope ? fc_runEventSlack : fc_runEventRelease;
+    case fc_eventHold: return rope ? fc_runEventTaut : fc_runEventHold;
+    case fc_eventContactBegin: return fc_runEventBegin;
+    case fc_eventContactEnd: return fc_runEventEnd;
+    case fc_eventStickToSlip: return fc_runEventSlip;
+    case fc_eventSlipToStick: return fc_runEventStick;
+    case fc_eventSensorBegin: return fc_runEventSensorBegin;
+    case fc_eventSensorEnd: return fc_runEventSensorEnd;
+    }
+    return fc_runEventKindCount;
+}
+
+const char* fcRun_EventKindName(fcRunEventKind kind)
+{
+    return (int)kind >= 0 && kind < fc_runEventKindCount ? fc_runEventNames[kind] : "unknown";
+}
+
+// A body's name for the events file: "world" for the null body (the fixed frame); the engine's name (the
+// loader gives it the scene's), else the scene's for a body made without one, else null.
+static void fcWriteBodyName(FILE* f, const fcScene* scene, fcBodyId body)
+{
+    if (FC_IS_NULL(body)) {
+        fcWriteJsonString(f, "world");
+        return;
+    }
+    const char* name = fcBody_IsValid(body) ? fcBody_GetName(body) : NULL;
+    if (name != NULL && name[0] == '\0') name = NULL;
+    for (int i = 0; i < scene->bodyCount && name == NULL; ++i)
+        if (FC_ID_EQUALS(scene->bodies[i], body)) name = scene->bodyNames[i];
+    fcWriteJsonString(f, name);
 }
 
 void fcRun_WriteEventJson(FILE* f, const fcScene* scene, const fcConstraintEvent* e)
 {
-    const char* name = NULL;
-    for (int j = 0; j < scene->jointCount && name == NULL; ++j)
-        if (memcmp(&scene->joints[j], &e->joint, sizeof e->joint) == 0) name = scene->jointNames[j];
-    if (name == NULL && fcJoint_IsValid(e->joint)) name = fcJoint_GetName(e->joint);
-    fputs("{\"type\":", f);
-    fcWriteJsonString(f, fcEventType_GetName(e->type));
+    bool joint = fcJoint_IsValid(e->joint);
+    // the engine keeps the scene's name; a joint made without one is looked up in the scene
+    const char* name = joint ? fcJoint_GetName(e->joint) : NULL;
+    if (name != NULL && name[0] == '\0') name = NULL;
+    for (int j = 0; j < scene->jointCount && joint && name == NULL; ++j)
+        if (FC_ID_EQUALS(scene->joints[j], e->joint)) name = scene->jointNames[j];
+    fputs("{\"t\":", f);
+    fcWriteJsonNumber(f, e->time);
+    fputs(",\"type\":", f);
+    fcWriteJsonString(f, fcRun_EventKindName(fcRun_EventKind(e)));
+    // the bodies: a joint's, else the shapes' (a contact or a sensor)
+    fcBodyId a = fc_nullBodyId, b = fc_nullBodyId;
+    if (joint) {
+        a = fcJoint_GetBodyA(e->joint);
+        b = fcJoint_GetBodyB(e->joint);
+    } else {
+        if (fcShape_IsValid(e->shapeA)) a = fcShape_GetBody(e->shapeA);
+        if (fcShape_IsValid(e->shapeB)) b = fcShape_GetBody(e->shapeB);
+    }
+    fputs(",\"body_a\":", f);
+    fcWriteBodyName(f, scene, a);
+    fputs(",\"body_b\":", f);
+    fcWriteBodyName(f, scene, b);
     fputs(",\"joint\":", f);
     fcWriteJsonString(f, name);
-    if (fcShape_IsValid(e->shapeA) || fcShape_IsValid(e->shapeB)) {  // a contact or a sensor
-        fputs(",\"bodyA\":", f);
-        fcWriteJsonString(f, fcShapeBodyName(scene, e->shapeA));
-        fputs(",\"bodyB\":", f);
-        fcWriteJsonString(f, fcShapeBodyName(scene, e->shapeB));
+    fputs(",\"force_before\":", f);
+    fcWriteJsonNumber(f, e->forceBefore);
+    if (!joint) {  // a contact or a sensor
         fputs(",\"point\":", f);
         fcWriteJsonVec3(f, e->point);
         fputs(",\"normal\":", f);
         fcWriteJsonVec3(f, e->normal);
     }
-    fputs(",\"time\":", f);
-    fcWriteJsonNumber(f, e->time);
-    fputs(",\"forceBefore\":", f);
-    fcWriteJsonNumber(f, e->forceBefore);
-    fputs(",\"positionB\":", f);
+    fputs(",\"position_b\":", f);
     fcWriteJsonVec3(f, e->positionB);
-    fputs(",\"velocityB\":", f);
+    fputs(",\"velocity_b\":", f);
     fcWriteJsonVec3(f, e->velocityB);
     fputs("}\n", f);
 }
@@ -473,6 +584,7 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
         return fc_exitUsage;
     }
     if (files.csv != NULL) fcWriteCsvHeader(files.csv, &scene);
+    fcContactBuffer contactBuffer = {NULL, 0};
 
     int jointCount = scene.jointCount;
     fcJointPeaks* peaks = calloc((size_t)(jointCount ? jointCount : 1), sizeof(fcJointPeaks));
@@ -494,6 +606,8 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
     int maxIterations = 0, nonConverged = 0, maxRows = 0, maxRedundant = 0;
     int code = fc_exitOk;
     long long done = 0, eventCount = 0;
+    fcRunContactSummary contacts;
+    memset(&contacts, 0, sizeof contacts);
     for (long long n = 1; n <= steps; ++n) {
         double t0 = fcWallMs();
         if (!fcWorld_Step(scene.world)) {
@@ -520,12 +634,23 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
         if (!stats.projectionConverged) ++nonConverged;
         if (stats.rowCount > maxRows) maxRows = stats.rowCount;
         if (stats.redundantRows > maxRedundant) maxRedundant = stats.redundantRows;
-        if (files.csv != NULL && n % o->every == 0) fcWriteCsvRow(files.csv, &scene, &stats, reactions);
+        if (stats.contactPoints > 0) {
+            if (contacts.steps == 0) contacts.firstTime = t;
+            ++contacts.steps;
+            if (stats.contactPoints > contacts.maxPoints) contacts.maxPoints = stats.contactPoints, contacts.maxPointsTime = t;
+            if (stats.complementarityResidual > contacts.maxResidual)
+                contacts.maxResidual = stats.complementarityResidual, contacts.maxResidualTime = t;
+            if (stats.maxPenetration > contacts.maxPenetration)
+                contacts.maxPenetration = stats.maxPenetration, contacts.maxPenetrationTime = t;
+        }
+        contacts.lastPoints = stats.contactPoints;
+        if (files.csv != NULL && n % o->every == 0) fcWriteCsvRow(files.csv, &scene, &stats, reactions, &contactBuffer);
         int events = fcWorld_GetEventCount(scene.world);
         eventCount += events;
-        for (int k = 0; k < events && files.events != NULL; ++k) {
+        for (int k = 0; k < events; ++k) {
             fcConstraintEvent ev = fcWorld_GetEvent(scene.world, k);
-            fcRun_WriteEventJson(files.events, &scene, &ev);
+            ++contacts.eventsByKind[fcRun_EventKind(&ev)];
+            if (files.events != NULL) fcRun_WriteEventJson(files.events, &scene, &ev);
         }
 #ifdef FC_HAVE_PLOT
         if (files.plot != NULL) fcRunPlot_Step(&plot, &scene, n, n == steps);
@@ -548,13 +673,14 @@ int fcRun_Execute(const fcRunOptions* o, FILE* out, FILE* errStream)
 #endif
     fcPrintSummary(out, &scene, o, done, h, peaks, &stats, e0, maxEnergyError, maxViolation, maxViolationTime,
                    maxIterations, nonConverged, maxRows, maxRedundant, wallMs);
-    fprintf(out, "events       %lld (one-sided constraints releasing or taking hold, contacts, friction)\n", eventCount);
+    fcPrintContacts(out, &contacts, eventCount);
     if (o->plotPath != NULL && code == fc_exitOk)
         fprintf(out, "plot         %s (%dx%d PNG)\n", o->plotPath, FC_RUN_PLOT_WIDTH, FC_RUN_PLOT_HEIGHT);
     if (o->eventsPath != NULL && code == fc_exitOk)
         fprintf(out, "events file  %s (%lld lines of JSON)\n", o->eventsPath, eventCount);
     free(peaks);
     free(reactions);
+    free(contactBuffer.data);
     fcScene_Free(&scene);
     return code;
 }

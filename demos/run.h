@@ -34,9 +34,21 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* opt
 int fcRun_Execute(const fcRunOptions* options, FILE* out, FILE* errStream);
 /// The options part of the usage text.
 void fcRun_PrintOptions(FILE* stream);
-/// One engine event as a line of JSON (with the newline): type (fcEventType_GetName: "release", "hold",
-/// "contact_begin", ...), joint (its scene name, else the engine's, else null), for contacts and sensors bodyA,
-/// bodyB, point and normal, then time, forceBefore, positionB, velocityB; numbers round-trip (%.17g).
+/// The names the events file and the summary give the engine's events: a rope's release is "slack" and its
+/// hold "taut"; contact begin/end are "begin"/"end", stick-to-slip "slip", slip-to-stick "stick".
+typedef enum fcRunEventKind {
+    fc_runEventBegin, fc_runEventEnd, fc_runEventRelease, fc_runEventHold, fc_runEventSlack, fc_runEventTaut,
+    fc_runEventSlip, fc_runEventStick, fc_runEventSensorBegin, fc_runEventSensorEnd, fc_runEventKindCount
+} fcRunEventKind;
+/// The kind of an event (fc_runEventKindCount for a type it does not know).
+fcRunEventKind fcRun_EventKind(const fcConstraintEvent* event);
+/// "begin", "end", "release", "hold", "slack", "taut", "slip", "stick", "sensor_begin", "sensor_end" ("unknown").
+const char* fcRun_EventKindName(fcRunEventKind kind);
+/// One engine event as a line of JSON (with the newline): t (s, inside the step), type (fcRun_EventKindName),
+/// body_a and body_b (names; "world" for the fixed frame: a joint's bodies, or the bodies of a contact's or
+/// sensor's shapes), joint (its scene name; null for contacts and sensors), force_before (N), for contacts and
+/// sensors point and normal (world, a to b), then position_b and velocity_b (body_b at the start of the step);
+/// numbers round-trip (%.17g), a non-finite one is null.
 void fcRun_WriteEventJson(FILE* f, const fcScene* scene, const fcConstraintEvent* event);
 
 /// `fulcrum run SCENE [options]`: argv holds the words after "run".

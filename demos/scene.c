@@ -265,22 +265,19 @@ static bool fcGetNumber(fcLoader* L, const fcObj* o, const char* key, double* ou
     return true;
 }
 
-// An array of exactly n finite numbers.
-static bool fcGetNumbers(fcLoader* L, const fcObj* o, const char* key, double* out, int n, bool* present)
+// item as an array of exactly n finite numbers; label names it in messages (a key, or "points[2]").
+static bool fcReadNumbers(fcLoader* L, const char* where, const char* label, const cJSON* item, double* out, int n)
 {
-    const cJSON* item = fcObj_Get(o, key);
-    if (present != NULL) *present = item != NULL;
-    if (item == NULL) return true;
     if (!cJSON_IsArray(item))
-        return fcFail(L, o->where, key, "expected an array of %d numbers, got %s", n, fcJsonTypeName(item));
+        return fcFail(L, where, label, "expected an array of %d numbers, got %s", n, fcJsonTypeName(item));
     int count = 0;
     for (const cJSON* e = item->child; e != NULL; e = e->next) {
         if (count < n) {
-            char sub[64];
-            snprintf(sub, sizeof sub, "%s[%d]", key, count);
-            if (!cJSON_IsNumber(e)) return fcFail(L, o->where, sub, "expected a number, got %s", fcJsonTypeName(e));
+            char sub[96];
+            snprintf(sub, sizeof sub, "%s[%d]", label, count);
+            if (!cJSON_IsNumber(e)) return fcFail(L, where, sub, "expected a number, got %s", fcJsonTypeName(e));
             if (!isfinite(e->valuedouble))
-                return fcFail(L, o->where, sub, "must be a finite number, got %g", e->valuedouble);
+                return fcFail(L, where, sub, "must be a finite number, got %g", e->valuedouble);
             out[count] = e->valuedouble;
         }
         ++count;
@@ -288,10 +285,19 @@ static bool fcGetNumbers(fcLoader* L, const fcObj* o, const char* key, double* o
     }
     if (count != n) {
         if (count > n)
-            return fcFail(L, o->where, key, "expected an array of %d numbers, got more than %d", n, n);
-        return fcFail(L, o->where, key, "expected an array of %d numbers, got %d", n, count);
+            return fcFail(L, where, label, "expected an array of %d numbers, got more than %d", n, n);
+        return fcFail(L, where, label, "expected an array of %d numbers, got %d", n, count);
     }
     return true;
+}
+
+// An array of exactly n finite numbers.
+static bool fcGetNumbers(fcLoader* L, const fcObj* o, const char* key, double* out, int n, bool* present)
+{
+    const cJSON* item = fcObj_Get(o, key);
+    if (present != NULL) *present = item != NULL;
+    if (item == NULL) return true;
+    return fcReadNumbers(L, o->where, key, item, out, n);
 }
 
 static bool fcGetVec3(fcLoader* L, const fcObj* o, const char* key, fcVec3* out, bool* present)
@@ -417,11 +423,122 @@ static int fcArrayCount(fcLoader* L, const fcObj* o, const char* key, const cJSO
 // Shapes and bodies
 // ---------------------------------------------------------------------------------------------------------------------
 
-static const char* const fc_shapeKeys[] = {"type", "radius", "half_extents", "half_height", "density", "position",
-                                           "orientation", "friction", "restitution", "rolling_friction",
-                                           "torsional_friction", "sensor", "category", "mask"};
+static const char* const fc_shapeKeys[] = {"type",        "radius",      "half_extents",     "half_height",
+                                           "points",      "vertices",    "triangles",        "density",
+                                           "position",    "orientation", "friction",         "restitution",
+                                           "rolling_friction", "torsional_friction", "sensor", "filter"};
+static const char* const fc_filterKeys[] = {"category", "mask"};
 
-static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcShapeDef* def)
+// The arrays a hull or mesh def points to, owned by the loader until the shape is made (the engine copies them).
+typedef struct fcShapeArrays {
+    fcVec3* points;  // hull points or mesh vertices
+    int* indices;    // mesh: 3 per triangle
+} fcShapeArrays;
+
+// An array of at least minCount [x, y, z] points (shape frame); *out is allocated (the caller frees it).
+static bool fcGetPointList(fcLoader* L, const fcObj* o, const char* key, int minCount, const char* what, fcVec3** out,
+                           int* count)
+{
+    *out = NULL;
+    *count = 0;
+    const cJSON* item = fcObj_Get(o, key);
+    if (!cJSON_IsArray(item))
+        return fcFail(L, o->where, key, "expected an array of [x, y, z] points, got %s", fcJsonTypeName(item));
+    int n = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next) ++n;
+    if (n < minCount) return fcFail(L, o->where, key, "%s needs at least %d, got %d", what, minCount, n);
+    fcVec3* p = fcSceneCalloc((size_t)n, sizeof(fcVec3));
+    int i = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next, ++i) {
+        char label[64];
+        snprintf(label, sizeof label, "%s[%d]", key, i);
+        double v[3];
+        if (!fcReadNumbers(L, o->where, label, e, v, 3)) {
+            free(p);
+            return false;
+        }
+        p[i] = fcV3((fcReal)v[0], (fcReal)v[1], (fcReal)v[2]);
+    }
+    *out = p;
+    *count = n;
+    return true;
+}
+
+// Mesh triangles: an array of at least one [i, j, k] of vertex indices, each a whole number in [0, vertexCount).
+static bool fcGetTriangles(fcLoader* L, const fcObj* o, int vertexCount, int** out, int* count)
+{
+    *out = NULL;
+    *count = 0;
+    const cJSON* item = fcObj_Get(o, "triangles");
+    if (!cJSON_IsArray(item))
+        return fcFail(L, o->where, "triangles", "expected an array of [i, j, k] vertex indices, got %s",
+                      fcJsonTypeName(item));
+    int n = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next) ++n;
+    if (n < 1) return fcFail(L, o->where, "triangles", "a mesh needs at least 1 triangle, got 0");
+    int* idx = fcSceneCalloc((size_t)n * 3, sizeof(int));
+    int t = 0;
+    for (const cJSON* e = item->child; e != NULL; e = e->next, ++t) {
+        char label[64];
+        snprintf(label, sizeof label, "triangles[%d]", t);
+        double v[3];
+        if (!fcReadNumbers(L, o->where, label, e, v, 3)) {
+            free(idx);
+            return false;
+        }
+        for (int k = 0; k < 3; ++k) {
+            char sub[80];
+            snprintf(sub, sizeof sub, "%s[%d]", label, k);
+            if (v[k] != floor(v[k])) {
+                free(idx);
+                return fcFail(L, o->where, sub, "must be a whole number (a vertex index), got %g", v[k]);
+            }
+            if (!(v[k] >= 0 && v[k] < vertexCount)) {
+                free(idx);
+                return fcFail(L, o->where, sub, "index %g is out of range: the mesh has %d vertices (0 to %d)", v[k],
+                              vertexCount, vertexCount - 1);
+            }
+            idx[3 * t + k] = (int)v[k];
+        }
+    }
+    *out = idx;
+    *count = n;
+    return true;
+}
+
+// Why the engine refuses a shape def, asked of a scratch world with one static body ("" when it takes it).
+static void fcEngineShapeVerdict(const fcShapeDef* def, char* why, size_t size)
+{
+    why[0] = '\0';
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    if (FC_IS_NULL(w)) return;
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = fc_staticBody;
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcClearError();
+    if (FC_IS_NON_NULL(b) && FC_IS_NULL(fcCreateShape(b, def))) snprintf(why, size, "%s", fcGetLastError());
+    fcDestroyWorld(w);
+}
+
+static void fcFreeShapeArrays(fcShapeArrays* arrays, int count)
+{
+    for (int i = 0; i < count; ++i) {
+        free(arrays[i].points);
+        free(arrays[i].indices);
+    }
+    free(arrays);
+}
+
+static const char* fcBodyTypeName(fcBodyType type)
+{
+    return type == fc_staticBody ? "static" : type == fc_kinematicBody ? "kinematic" : "dynamic";
+}
+
+// One shape of a body of type bodyType; hull points and mesh arrays go into arrays (freed by the caller, also on
+// failure).
+static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcBodyType bodyType, fcShapeDef* def,
+                         fcShapeArrays* arrays)
 {
     fcObj o;
     if (!fcObj_Open(L, &o, json, where, fc_shapeKeys, (int)(sizeof fc_shapeKeys / sizeof fc_shapeKeys[0])))
@@ -429,41 +546,52 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
     const char* type = NULL;
     bool has = false;
     if (!fcGetString(L, &o, "type", &type, &has)) return false;
-    if (!has) return fcFail(L, where, "type", "missing (sphere, box, capsule, cylinder or plane)");
+    if (!has) return fcFail(L, where, "type", "missing (sphere, box, capsule, cylinder, hull, plane or mesh)");
     *def = fcDefaultShapeDef();
-    bool usesRadius = true, usesHalfHeight = false, usesExtents = false;
+    // the geometry keys each type uses: radius, half_height, half_extents, points, vertices, triangles
+    enum { geometryKeys = 6 };
+    static const char* const geometry[geometryKeys] = {"radius", "half_height", "half_extents",
+                                                       "points", "vertices",    "triangles"};
+    bool used[geometryKeys] = {false, false, false, false, false, false};
     if (strcmp(type, "sphere") == 0) {
-        def->type = fc_sphereShape;
+        def->type = fc_sphereShape, used[0] = true;
     } else if (strcmp(type, "box") == 0) {
-        def->type = fc_boxShape, usesRadius = false, usesExtents = true;
+        def->type = fc_boxShape, used[2] = true;
     } else if (strcmp(type, "capsule") == 0) {
-        def->type = fc_capsuleShape, usesHalfHeight = true;
+        def->type = fc_capsuleShape, used[0] = used[1] = true;
     } else if (strcmp(type, "cylinder") == 0) {
-        def->type = fc_cylinderShape, usesHalfHeight = true;
+        def->type = fc_cylinderShape, used[0] = used[1] = true;
+    } else if (strcmp(type, "hull") == 0) {
+        def->type = fc_hullShape, used[3] = true;
     } else if (strcmp(type, "plane") == 0) {
-        def->type = fc_planeShape, usesRadius = false;  // z <= 0 in the shape frame; static bodies only
+        def->type = fc_planeShape;  // z <= 0 in the shape frame; static bodies only
+    } else if (strcmp(type, "mesh") == 0) {
+        def->type = fc_meshShape, used[4] = used[5] = true;
     } else {
         char shown[64];
         fcPrintable(shown, sizeof shown, type);
-        return fcFail(L, where, "type", "must be sphere, box, capsule, cylinder or plane, got \"%s\"", shown);
+        return fcFail(L, where, "type", "must be sphere, box, capsule, cylinder, hull, plane or mesh, got \"%s\"", shown);
     }
-    const char* size[3] = {"radius", "half_height", "half_extents"};
-    bool used[3] = {usesRadius, usesHalfHeight, usesExtents};
-    for (int k = 0; k < 3; ++k) {
-        if (used[k] && !fcObj_Has(&o, size[k])) return fcFail(L, where, size[k], "missing: a %s shape needs it", type);
-        if (!used[k] && fcObj_Has(&o, size[k])) return fcFail(L, where, size[k], "not used by a %s shape", type);
+    if ((def->type == fc_planeShape || def->type == fc_meshShape) && bodyType != fc_staticBody)
+        return fcFail(L, where, "type", "a %s shape can only be on a static body, and this body is %s (give the body "
+                                        "\"type\": \"static\")",
+                      type, fcBodyTypeName(bodyType));
+    for (int k = 0; k < geometryKeys; ++k) {
+        if (used[k] && !fcObj_Has(&o, geometry[k]))
+            return fcFail(L, where, geometry[k], "missing: a %s shape needs it", type);
+        if (!used[k] && fcObj_Has(&o, geometry[k])) return fcFail(L, where, geometry[k], "not used by a %s shape", type);
     }
     double v = 0;
-    if (usesRadius) {
+    if (used[0]) {
         if (!fcGetPositive(L, &o, "radius", &v, false, NULL)) return false;
         def->radius = (fcReal)v;
     }
-    if (usesHalfHeight) {
+    if (used[1]) {
         // a capsule of half height 0 is a sphere; a cylinder needs a height
         if (!fcGetPositive(L, &o, "half_height", &v, def->type == fc_capsuleShape, NULL)) return false;
         def->halfHeight = (fcReal)v;
     }
-    if (usesExtents) {
+    if (used[2]) {
         double e[3];
         if (!fcGetNumbers(L, &o, "half_extents", e, 3, NULL)) return false;
         for (int k = 0; k < 3; ++k) {
@@ -473,9 +601,31 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
         }
         def->halfExtents = fcV3((fcReal)e[0], (fcReal)e[1], (fcReal)e[2]);
     }
+    if (used[3]) {
+        if (!fcGetPointList(L, &o, "points", 4, "a hull (points spanning a volume)", &arrays->points, &def->pointCount))
+            return false;
+        def->points = arrays->points;
+    }
+    if (used[4]) {
+        if (!fcGetPointList(L, &o, "vertices", 3, "a mesh", &arrays->points, &def->vertexCount)) return false;
+        def->vertices = arrays->points;
+        if (!fcGetTriangles(L, &o, def->vertexCount, &arrays->indices, &def->triangleCount)) return false;
+        def->indices = arrays->indices;
+    }
     bool hasDensity = false;
     if (!fcGetPositive(L, &o, "density", &v, false, &hasDensity)) return false;
     if (hasDensity) def->density = (fcReal)v;
+    if (def->type == fc_hullShape) {
+        // a hull the engine cannot build (coplanar points, too many vertices) has no volume: refused here with
+        // the engine's reason, so that a body taking its mass from it is not blamed instead
+        fcMassData md = fcComputeShapeMass(def);
+        if (!(md.mass > 0)) {
+            char why[512];
+            fcEngineShapeVerdict(def, why, sizeof why);
+            return fcFail(L, where, "points", "the engine refused the hull: %s",
+                          why[0] != '\0' ? why : "the points span no volume");
+        }
+    }
     if (!fcGetVec3(L, &o, "position", &def->localPosition, NULL)) return false;
     if (!fcGetQuat(L, &o, "orientation", &def->localOrientation)) return false;
     // the surface: Coulomb friction, restitution (in [0, 1]), rolling and spinning resistance arms
@@ -490,15 +640,22 @@ static bool fcParseShape(fcLoader* L, const cJSON* json, const char* where, fcSh
     if (!fcGetPositive(L, &o, "torsional_friction", &v, true, &present)) return false;
     if (present) def->torsionalFriction = (fcReal)v;
     if (!fcGetBool(L, &o, "sensor", &def->isSensor)) return false;
-    // collision filter: category and mask as whole numbers (bit sets)
-    const char* bits[2] = {"category", "mask"};
-    uint64_t* targets[2] = {&def->categoryBits, &def->maskBits};
-    for (int k = 0; k < 2; ++k) {
-        if (!fcGetNumber(L, &o, bits[k], &v, &present)) return false;
-        if (!present) continue;
-        if (!(v >= 0 && v <= 9007199254740991.0 && v == floor(v)))
-            return fcFail(L, where, bits[k], "must be a whole number from 0 to 2^53 - 1 (a bit set), got %g", v);
-        *targets[k] = (uint64_t)v;
+    // collision filter: {"category": N, "mask": N}, whole numbers (bit sets)
+    const cJSON* filterJson = fcObj_Get(&o, "filter");
+    if (filterJson != NULL) {
+        char sub[FC_SCENE_PATH_CAPACITY + 16];
+        fcJoinPath(sub, sizeof sub, where, "filter");
+        fcObj fo;
+        if (!fcObj_Open(L, &fo, filterJson, sub, fc_filterKeys, 2)) return false;
+        uint64_t* targets[2] = {&def->categoryBits, &def->maskBits};
+        for (int k = 0; k < 2; ++k) {
+            if (!fcGetNumber(L, &fo, fc_filterKeys[k], &v, &present)) return false;
+            if (!present) continue;
+            if (!(v >= 0 && v <= 9007199254740991.0 && v == floor(v)))
+                return fcFail(L, fo.where, fc_filterKeys[k],
+                              "must be a whole number from 0 to 2^53 - 1 (a bit set), got %.15g", v);
+            *targets[k] = (uint64_t)v;
+        }
     }
     return true;
 }
@@ -640,11 +797,13 @@ static bool fcParseBody(fcLoader* L, const cJSON* json, int index)
     int shapeCount = fcArrayCount(L, &o, "shapes", &shapesJson);
     if (shapeCount < 0) return false;
     fcShapeDef* shapes = fcSceneCalloc((size_t)shapeCount, sizeof(fcShapeDef));
+    fcShapeArrays* arrays = fcSceneCalloc((size_t)shapeCount, sizeof(fcShapeArrays));
     int s = 0;
     for (const cJSON* e = shapesJson ? shapesJson->child : NULL; e != NULL; e = e->next, ++s) {
         char sub[FC_SCENE_PATH_CAPACITY + 32];
         snprintf(sub, sizeof sub, "%s.shapes[%d]", o.where, s);
-        if (!fcParseShape(L, e, sub, shapes + s)) {
+        if (!fcParseShape(L, e, sub, def.type, shapes + s, arrays + s)) {
+            fcFreeShapeArrays(arrays, s + 1);
             free(shapes);
             return false;
         }
@@ -700,6 +859,7 @@ static bool fcParseBody(fcLoader* L, const cJSON* json, int index)
             ok = fcFail(L, o.where, sub, "the engine refused the shape: %s", fcGetLastError());
         }
     }
+    fcFreeShapeArrays(arrays, shapeCount);
     free(shapes);
     return ok;
 }
@@ -711,32 +871,37 @@ static bool fcParseBody(fcLoader* L, const cJSON* json, int index)
 // The scene file's joint types; "linear" is a Pfaffian user constraint with constant rows.
 typedef enum fcSceneJointKind {
     fc_kindBall, fc_kindHinge, fc_kindSlider, fc_kindFixed, fc_kindDistance, fc_kindUniversal, fc_kindPlanar,
-    fc_kindBlade, fc_kindCoupling, fc_kindLinear, fc_kindCount
+    fc_kindBlade, fc_kindCoupling, fc_kindLinear, fc_kindRope, fc_kindCount
 } fcSceneJointKind;
 
-static const char* const fc_kindNames[fc_kindCount] = {"ball",      "hinge",  "slider", "fixed",    "distance",
-                                                       "universal", "planar", "blade",  "coupling", "linear"};
+static const char* const fc_kindNames[fc_kindCount] = {"ball",   "hinge", "slider",   "fixed",  "distance", "universal",
+                                                       "planar", "blade", "coupling", "linear", "rope"};
 static const fcJointType fc_kindTypes[fc_kindCount] = {
     fc_ballJoint,      fc_hingeJoint,  fc_sliderJoint, fc_fixedJoint,    fc_distanceJoint,
-    fc_universalJoint, fc_planarJoint, fc_bladeJoint,  fc_couplingJoint, fc_userConstraint};
+    fc_universalJoint, fc_planarJoint, fc_bladeJoint,  fc_couplingJoint, fc_userConstraint, fc_ropeJoint};
+#define FC_KIND_LIST "ball, hinge, slider, fixed, distance, universal, planar, blade, coupling, linear or rope"
 
 enum {
     fc_keyName, fc_keyType, fc_keyBodyA, fc_keyBodyB, fc_keyAnchor, fc_keyAnchorA, fc_keyAnchorB, fc_keyAxis,
     fc_keyAxisB, fc_keyNormal, fc_keyLength, fc_keyStiffness, fc_keyDamping, fc_keyJointA, fc_keyJointB,
-    fc_keyRatio, fc_keyOffset, fc_keyRows, fc_jointKeyCount
+    fc_keyRatio, fc_keyOffset, fc_keyRows, fc_keyCollideConnected, fc_keyLimits, fc_keyMotor, fc_jointKeyCount
 };
 static const char* const fc_jointKeys[fc_jointKeyCount] = {
-    "name",   "type",      "body_a",  "body_b",  "anchor",  "anchor_a", "anchor_b", "axis",  "axis_b",
-    "normal", "length",    "stiffness", "damping", "joint_a", "joint_b", "ratio",  "offset", "rows"};
+    "name",   "type",   "body_a",    "body_b",  "anchor",  "anchor_a", "anchor_b", "axis",
+    "axis_b", "normal", "length",    "stiffness", "damping", "joint_a", "joint_b", "ratio",
+    "offset", "rows",   "collide_connected", "limits", "motor"};
 
 #define FC_BIT(k) (1u << (k))
-#define FC_COMMON (FC_BIT(fc_keyName) | FC_BIT(fc_keyType) | FC_BIT(fc_keyStiffness) | FC_BIT(fc_keyDamping))
+#define FC_COMMON \
+    (FC_BIT(fc_keyName) | FC_BIT(fc_keyType) | FC_BIT(fc_keyStiffness) | FC_BIT(fc_keyDamping) | \
+     FC_BIT(fc_keyCollideConnected))
 #define FC_BODIES (FC_BIT(fc_keyBodyA) | FC_BIT(fc_keyBodyB))
+#define FC_DRIVEN (FC_BIT(fc_keyLimits) | FC_BIT(fc_keyMotor))  // a coordinate to limit and drive
 // the keys each kind uses
 static const uint32_t fc_kindKeys[fc_kindCount] = {
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor),
-    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis),
-    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis),
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis) | FC_DRIVEN,
+    FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis) | FC_DRIVEN,
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor),
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchorA) | FC_BIT(fc_keyAnchorB) | FC_BIT(fc_keyLength),
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyAxis) | FC_BIT(fc_keyAxisB),
@@ -744,6 +909,9 @@ static const uint32_t fc_kindKeys[fc_kindCount] = {
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyAnchor) | FC_BIT(fc_keyNormal) | FC_BIT(fc_keyAxis),
     FC_COMMON | FC_BIT(fc_keyJointA) | FC_BIT(fc_keyJointB) | FC_BIT(fc_keyRatio) | FC_BIT(fc_keyOffset),
     FC_COMMON | FC_BODIES | FC_BIT(fc_keyRows),
+    // a rope is rigid (it pulls only, and cannot be soft)
+    (FC_COMMON & ~(FC_BIT(fc_keyStiffness) | FC_BIT(fc_keyDamping))) | FC_BODIES | FC_BIT(fc_keyAnchorA) |
+        FC_BIT(fc_keyAnchorB) | FC_BIT(fc_keyLength),
 };
 
 static void fcLinearRows_Fcn(const fcUserConstraintState* state, fcUserConstraintRow* rows, void* context)
@@ -824,6 +992,51 @@ static bool fcTakeJointName(fcLoader* L, fcObj* o, const char* list, int listInd
     return true;
 }
 
+static const char* const fc_motorKeys[] = {"speed", "servo_target", "gain", "max_force"};
+
+// A hinge's or slider's "limits": [lower, upper] (rad or m) and "motor": {"speed", "max_force"} or
+// {"servo_target", "gain", "max_force"}.
+static bool fcGetLimitsAndMotor(fcLoader* L, const fcObj* o, fcSceneJointKind kind, fcJointDef* def)
+{
+    const char* unit = kind == fc_kindHinge ? "rad" : "m";
+    double limits[2];
+    bool has = false;
+    if (!fcGetNumbers(L, o, "limits", limits, 2, &has)) return false;
+    if (has) {
+        if (!(limits[0] <= limits[1]))
+            return fcFail(L, o->where, "limits", "must be [lower, upper] with lower <= upper (%s), got [%g, %g]", unit,
+                          limits[0], limits[1]);
+        def->enableLimit = true;
+        def->lowerLimit = (fcReal)limits[0];
+        def->upperLimit = (fcReal)limits[1];
+    }
+    const cJSON* motorJson = fcObj_Get(o, "motor");
+    if (motorJson == NULL) return true;
+    char where[FC_SCENE_PATH_CAPACITY + 16];
+    fcJoinPath(where, sizeof where, o->where, "motor");
+    fcObj mo;
+    if (!fcObj_Open(L, &mo, motorJson, where, fc_motorKeys, 4)) return false;
+    double speed = 0, target = 0, gain = 10, maxForce = 0;
+    bool hasSpeed = false, hasTarget = false, hasGain = false, hasMax = false;
+    if (!fcGetNumber(L, &mo, "speed", &speed, &hasSpeed)) return false;
+    if (!fcGetNumber(L, &mo, "servo_target", &target, &hasTarget)) return false;
+    if (hasSpeed && hasTarget)
+        return fcFail(L, mo.where, "servo_target", "give speed (a velocity motor) or servo_target (a servo), not both");
+    if (!fcGetPositive(L, &mo, "gain", &gain, false, &hasGain)) return false;
+    if (hasGain && !hasTarget) return fcFail(L, mo.where, "gain", "used only by a servo (with servo_target)");
+    if (!fcGetPositive(L, &mo, "max_force", &maxForce, false, &hasMax)) return false;
+    if (!hasMax)
+        return fcFail(L, mo.where, "max_force", "missing: a motor needs its largest %s > 0 (%s)",
+                      kind == fc_kindHinge ? "torque" : "force", kind == fc_kindHinge ? "N m" : "N");
+    def->enableMotor = true;
+    def->servo = hasTarget;
+    def->motorSpeed = (fcReal)speed;
+    def->servoTarget = (fcReal)target;
+    def->servoGain = (fcReal)gain;
+    def->maxMotorForce = (fcReal)maxForce;
+    return true;
+}
+
 static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
 {
     fcScene* scene = L->scene;
@@ -836,15 +1049,13 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
     const char* typeName = NULL;
     bool has = false;
     if (!fcGetString(L, &o, "type", &typeName, &has)) return false;
-    if (!has) return fcFail(L, o.where, "type", "missing (ball, hinge, slider, fixed, distance, universal, planar, blade, "
-                                                "coupling or linear)");
+    if (!has) return fcFail(L, o.where, "type", "missing (" FC_KIND_LIST ")");
     int kind = 0;
     while (kind < fc_kindCount && strcmp(fc_kindNames[kind], typeName) != 0) ++kind;
     if (kind == fc_kindCount) {
         char shown[64];
         fcPrintable(shown, sizeof shown, typeName);
-        return fcFail(L, o.where, "type", "unknown joint type \"%s\" (ball, hinge, slider, fixed, distance, universal, "
-                                          "planar, blade, coupling or linear)", shown);
+        return fcFail(L, o.where, "type", "unknown joint type \"%s\" (" FC_KIND_LIST ")", shown);
     }
     scene->jointTypes[index] = fc_kindTypes[kind];
     for (int k = 0; k < fc_jointKeyCount; ++k)
@@ -852,13 +1063,22 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
             if (kind == fc_kindCoupling && (k == fc_keyBodyA || k == fc_keyBodyB))
                 return fcFail(L, o.where, fc_jointKeys[k], "not used by a coupling joint (it acts on the bodies of "
                                                            "joint_a and joint_b)");
+            if (kind == fc_kindRope && (k == fc_keyStiffness || k == fc_keyDamping))
+                return fcFail(L, o.where, fc_jointKeys[k], "not used by a rope joint: a rope is rigid and only pulls "
+                                                           "(use a soft distance joint or a spring for an elastic string)");
+            if (k == fc_keyLimits || k == fc_keyMotor)
+                return fcFail(L, o.where, fc_jointKeys[k], "not used by a %s joint (only a hinge or a slider has a "
+                                                           "coordinate to %s)",
+                              fc_kindNames[kind], k == fc_keyLimits ? "limit" : "drive");
             return fcFail(L, o.where, fc_jointKeys[k], "not used by a %s joint", fc_kindNames[kind]);
         }
 
-    // soft rows
+    // soft rows; contacts between the two bodies
     double stiffness = 0, damping = 0;
     if (!fcGetPositive(L, &o, "stiffness", &stiffness, true, NULL)) return false;
     if (!fcGetPositive(L, &o, "damping", &damping, true, NULL)) return false;
+    bool collideConnected = false;
+    if (!fcGetBool(L, &o, "collide_connected", &collideConnected)) return false;
 
     // bodies
     fcBodyId bodyA = fc_nullBodyId, bodyB = fc_nullBodyId;
@@ -885,6 +1105,7 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
         def.context = linear;
         def.stiffness = (fcReal)stiffness;
         def.damping = (fcReal)damping;
+        def.collideConnected = collideConnected;
         scene->joints[index] = fcCreateUserConstraint(scene->world, &def);
     } else {
         fcJointDef def = fcDefaultJointDef(fc_kindTypes[kind]);
@@ -893,6 +1114,7 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
         def.bodyB = bodyB;
         def.stiffness = (fcReal)stiffness;
         def.damping = (fcReal)damping;
+        def.collideConnected = collideConnected;
         // the anchor defaults to body_b's centre
         def.anchor = FC_IS_NON_NULL(bodyB) ? fcBody_GetPosition(bodyB) : fcV3(0, 0, 0);
         if (!fcGetVec3(L, &o, "anchor", &def.anchor, NULL)) return false;
@@ -903,6 +1125,7 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
         case fc_kindHinge:
         case fc_kindSlider:
             if (!fcGetDirection(L, &o, "axis", &def.axis, true, needs)) return false;
+            if (!fcGetLimitsAndMotor(L, &o, (fcSceneJointKind)kind, &def)) return false;
             break;
         case fc_kindUniversal:
             if (!fcGetDirection(L, &o, "axis", &def.axis, true, needs)) return false;
@@ -922,7 +1145,8 @@ static bool fcParseJoint(fcLoader* L, const cJSON* json, int index)
                                                   "unit vectors' dot product is %g)",
                               (double)fcVec3_Dot(def.axis, def.normal));
             break;
-        case fc_kindDistance: {
+        case fc_kindDistance:
+        case fc_kindRope: {
             def.anchorA = ia >= 0 ? fcBody_GetPosition(bodyA) : fcV3(0, 0, 0);
             def.anchorB = fcBody_GetPosition(bodyB);
             if (!fcGetVec3(L, &o, "anchor_a", &def.anchorA, NULL)) return false;

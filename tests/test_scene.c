@@ -286,6 +286,178 @@ static int test_mass_properties(void)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Contacts: shape surfaces, filters, sensors, hulls, meshes; joint limits, motors, collide_connected, ropes
+// ---------------------------------------------------------------------------------------------------------------------
+
+static fcShapeDef shapeDef(const fcScene* s, const char* bodyName, int k)
+{
+    return fcShape_GetDef(fcBody_GetShape(body(s, bodyName), k));
+}
+
+static int test_shape_keys(void)
+{
+    fcScene s;
+    const char* json =
+        "{\"bodies\": ["
+        " {\"name\": \"ground\", \"type\": \"static\", \"shapes\": ["
+        "  {\"type\": \"plane\", \"friction\": 0.8, \"restitution\": 0.25, \"filter\": {\"category\": 2, \"mask\": 5}},"
+        "  {\"type\": \"mesh\", \"position\": [5, 0, 0], \"vertices\": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]],"
+        "   \"triangles\": [[0, 1, 2], [0, 2, 3]]}]},"
+        " {\"name\": \"ball\", \"position\": [0, 0, 1], \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.1,"
+        "  \"friction\": 0, \"restitution\": 1, \"rolling_friction\": 0.01, \"torsional_friction\": 0.02,"
+        "  \"filter\": {\"category\": 9007199254740991}}]},"
+        " {\"name\": \"gem\", \"position\": [2, 0, 1], \"shapes\": [{\"type\": \"hull\", \"density\": 500, \"points\":"
+        "  [[-0.1, -0.1, -0.1], [0.1, -0.1, -0.1], [0.1, 0.1, -0.1], [-0.1, 0.1, -0.1],"
+        "   [-0.1, -0.1, 0.1], [0.1, -0.1, 0.1], [0.1, 0.1, 0.1], [-0.1, 0.1, 0.1], [0, 0, 0]]}]},"
+        " {\"name\": \"trigger\", \"type\": \"static\", \"position\": [0, 0, 0.5],"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.1], \"sensor\": true, \"filter\": {\"mask\": 0}}]}]}";
+    ENSURE(fcScene_LoadString(json, "shapes.json", &s, s_err, sizeof s_err));
+    ENSURE(fcBody_GetShapeCount(body(&s, "ground")) == 2);
+    fcShapeDef plane = shapeDef(&s, "ground", 0);
+    ENSURE(plane.type == fc_planeShape);
+    ENSURE_NEAR(plane.friction, 0.8, 1e-6);
+    ENSURE_NEAR(plane.restitution, 0.25, 0);
+    ENSURE(plane.categoryBits == 2 && plane.maskBits == 5);
+    ENSURE(!plane.isSensor);
+    fcShapeDef mesh = shapeDef(&s, "ground", 1);
+    ENSURE(mesh.type == fc_meshShape && mesh.vertexCount == 4 && mesh.triangleCount == 2);
+    ENSURE(mesh.indices != NULL && mesh.indices[3] == 0 && mesh.indices[4] == 2 && mesh.indices[5] == 3);
+    ENSURE(mesh.vertices != NULL);
+    ENSURE_NEAR(mesh.vertices[2].x, 1, 0);
+    ENSURE_NEAR(mesh.vertices[2].y, 1, 0);
+    ENSURE_NEAR(mesh.localPosition.x, 5, 0);
+    // defaults: friction 0.6, restitution 0, category 1, mask all bits
+    ENSURE_NEAR(mesh.friction, 0.6, 1e-6);
+    ENSURE_NEAR(mesh.restitution, 0, 0);
+    ENSURE(mesh.categoryBits == 1 && mesh.maskBits == UINT64_MAX);
+    fcShapeDef ball = shapeDef(&s, "ball", 0);
+    ENSURE_NEAR(ball.friction, 0, 0);
+    ENSURE_NEAR(ball.restitution, 1, 0);
+    ENSURE_NEAR(ball.rollingFriction, 0.01, 1e-8);
+    ENSURE_NEAR(ball.torsionalFriction, 0.02, 1e-8);
+    ENSURE(ball.categoryBits == 9007199254740991ull && ball.maskBits == UINT64_MAX);  // mask absent: all bits
+    // a hull of a 0.2 m cube (and a point inside it): 0.008 m^3 at 500 kg/m^3 is 4 kg, I = m (a^2 + b^2) / 12
+    fcShapeDef gem = shapeDef(&s, "gem", 0);
+    ENSURE(gem.type == fc_hullShape && gem.pointCount == 9);
+    ENSURE_NEAR(gem.points[6].z, 0.1, 1e-8);
+    ENSURE_NEAR(fcBody_GetMass(body(&s, "gem")), 4, 1e-5);
+    ENSURE_NEAR(fcBody_GetInertia(body(&s, "gem")).x, 4 * 0.08 / 12, 1e-7);
+    fcShapeDef trigger = shapeDef(&s, "trigger", 0);
+    ENSURE(trigger.isSensor && trigger.maskBits == 0 && trigger.categoryBits == 1);
+    // the ball (restitution 1) falls onto the plane (0.25): the pair bounces with the larger, 1
+    int contactSteps = 0;
+    double pairRestitution = -1, pairFriction = -1;
+    for (int i = 0; i < 60 && contactSteps == 0; ++i) {
+        ENSURE(fcWorld_Step(s.world));
+        fcContactData c[4];
+        int n = fcBody_GetContacts(body(&s, "ball"), c, 4);
+        if (n > 0) contactSteps = n, pairRestitution = c[0].restitution, pairFriction = c[0].friction;
+    }
+    ENSURE(contactSteps == 1);
+    ENSURE_NEAR(pairRestitution, 1, 0);
+    ENSURE_NEAR(pairFriction, 0, 0);  // sqrt(0 * 0.8)
+    fcScene_Free(&s);
+    return 0;
+}
+
+// The filter decides which shapes touch: two boxes overlapping a plane, one of them masked off it.
+static int test_filter_and_sleeping(void)
+{
+    const char* json =
+        "{\"sleeping\": %s, \"bodies\": ["
+        " {\"name\": \"ground\", \"type\": \"static\", \"shapes\": [{\"type\": \"plane\", \"filter\": {\"category\": 1}}]},"
+        " {\"name\": \"kept\", \"position\": [0, 0, 0.1], \"mass\": 1,"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1], \"filter\": {\"category\": 2, \"mask\": 1}}]},"
+        " {\"name\": \"ghost\", \"position\": [1, 0, 0.1], \"mass\": 1,"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1], \"filter\": {\"category\": 2, \"mask\": 6}}]}]}";
+    for (int sleeping = 0; sleeping < 2; ++sleeping) {
+        char text[2048];
+        snprintf(text, sizeof text, json, sleeping ? "true" : "false");
+        fcScene s;
+        ENSURE(fcScene_LoadString(text, "filter.json", &s, s_err, sizeof s_err));
+        for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(s.world));
+        // the kept box rests on the ground, carried by m g; the ghost (its mask lacks the ground's bit) fell through
+        fcContactData c[8];
+        int n = fcBody_GetContacts(body(&s, "kept"), c, 8);
+        ENSURE(n >= 1 && n <= 8);
+        double fz = 0;
+        for (int k = 0; k < n; ++k) fz += FC_ID_EQUALS(c[k].bodyB, body(&s, "kept")) ? c[k].force.z : -c[k].force.z;
+        ENSURE_NEAR(fz, 9.81, 0.01);
+        ENSURE_NEAR(fcBody_GetPosition(body(&s, "kept")).z, 0.1, 0.01);
+        ENSURE(fcBody_GetContacts(body(&s, "ghost"), c, 8) == 0);
+        ENSURE_LE(fcBody_GetPosition(body(&s, "ghost")).z, -5);
+        // 2 s: the resting box sleeps only when the scene lets it (the falling ghost never rests)
+        ENSURE(fcWorld_GetStats(s.world).awakeBodies == (sleeping ? 1 : 2));
+        fcScene_Free(&s);
+    }
+    return 0;
+}
+
+static int test_joint_contact_keys(void)
+{
+    fcScene s;
+    const char* json =
+        "{\"gravity\": [0, 0, 0], \"bodies\": ["
+        " {\"name\": \"wheel\", \"mass\": 1, \"inertia\": [1, 1, 1]},"
+        " {\"name\": \"arm\", \"position\": [2, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1]},"
+        " {\"name\": \"cart\", \"position\": [4, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1]},"
+        " {\"name\": \"stop\", \"position\": [6, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1], \"velocity\": [0, 0, -1]},"
+        " {\"name\": \"weight\", \"position\": [8, 0, 1.5], \"mass\": 1, \"inertia\": [1, 1, 1], \"velocity\": [0, 0, -3]}],"
+        " \"joints\": ["
+        "  {\"name\": \"spin\", \"type\": \"hinge\", \"body_b\": \"wheel\", \"axis\": [0, 0, 1],"
+        "   \"motor\": {\"speed\": 2, \"max_force\": 0.5}},"
+        "  {\"name\": \"elbow\", \"type\": \"hinge\", \"body_b\": \"arm\", \"axis\": [0, 0, 1], \"limits\": [-0.5, 0.5],"
+        "   \"motor\": {\"servo_target\": 0.3, \"gain\": 5, \"max_force\": 100}, \"collide_connected\": true},"
+        "  {\"name\": \"rail\", \"type\": \"slider\", \"body_b\": \"cart\", \"axis\": [1, 0, 0],"
+        "   \"motor\": {\"servo_target\": -0.2, \"max_force\": 100}},"
+        "  {\"name\": \"travel\", \"type\": \"slider\", \"body_b\": \"stop\", \"axis\": [0, 0, 1], \"limits\": [-0.1, 0.25]},"
+        "  {\"name\": \"rope\", \"type\": \"rope\", \"body_b\": \"weight\", \"anchor_a\": [8, 0, 2], \"length\": 1,"
+        "   \"collide_connected\": false}]}";
+    ENSURE(fcScene_LoadString(json, "joints.json", &s, s_err, sizeof s_err));
+    // a hinge has 5 rows, a limit adds one and a motor one
+    ENSURE(fcJoint_GetRowCount(joint(&s, "spin")) == 6);
+    ENSURE(fcJoint_GetRowCount(joint(&s, "elbow")) == 7);
+    ENSURE(fcJoint_GetRowCount(joint(&s, "rail")) == 6);
+    ENSURE(fcJoint_GetRowCount(joint(&s, "travel")) == 6);
+    fcJointId rope = joint(&s, "rope");
+    ENSURE(fcJoint_GetType(rope) == fc_ropeJoint && fcJoint_GetRowCount(rope) == 1);
+    ENSURE(strcmp(fcScene_JointTypeName(&s, fcScene_FindJoint(&s, "rope")), "rope") == 0);
+    ENSURE_NEAR(fcJoint_GetAnchorA(rope).z, 2, 0);
+    // one step: the speed motor is bounded by its 0.5 N m, so the wheel (I = 1) turns at 0.5 h rad/s
+    ENSURE(fcWorld_Step(s.world));
+    double h = fcWorld_GetTimestep(s.world);
+    ENSURE_NEAR(fcJoint_GetCoordinateRate(joint(&s, "spin")), 0.5 * h, 1e-9);
+    ENSURE_NEAR(fabs(fcJoint_GetReaction(joint(&s, "spin")).motorForce), 0.5, 1e-9);
+    for (int i = 0; i < 600; ++i) ENSURE(fcWorld_Step(s.world));
+    // 10 s: the bound motor reached its 2 rad/s; the servos hold their targets; the limit stops the travel at
+    // its lower end -0.1 m (not at the -10 m a free body would reach); the rope stopped the weight at 1 m
+    ENSURE_NEAR(fcJoint_GetCoordinateRate(joint(&s, "spin")), 2, 1e-6);
+    ENSURE_NEAR(fcJoint_GetCoordinate(joint(&s, "elbow")), 0.3, 1e-4);
+    ENSURE_NEAR(fcJoint_GetCoordinate(joint(&s, "rail")), -0.2, 1e-4);
+    ENSURE_NEAR(fcJoint_GetCoordinate(joint(&s, "travel")), -0.1, 1e-3);
+    ENSURE_NEAR(fcVec3_Distance(fcJoint_GetAnchorA(rope), fcJoint_GetAnchorB(rope)), 1, 1e-3);
+    fcScene_Free(&s);
+
+    // collide_connected: two boxes overlapping at a ball joint touch only when the joint asks for it
+    for (int collide = 0; collide < 2; ++collide) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"gravity\": [0, 0, 0], \"bodies\": ["
+                 " {\"name\": \"a\", \"type\": \"static\", \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}]},"
+                 " {\"name\": \"b\", \"position\": [0.15, 0, 0], \"mass\": 1,"
+                 "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.1, 0.1, 0.1]}]}],"
+                 " \"joints\": [{\"name\": \"pin\", \"type\": \"ball\", \"body_a\": \"a\", \"body_b\": \"b\","
+                 "  \"anchor\": [0.05, 0, 0], \"collide_connected\": %s}]}",
+                 collide ? "true" : "false");
+        ENSURE(fcScene_LoadString(text, "connected.json", &s, s_err, sizeof s_err));
+        ENSURE(fcWorld_Step(s.world));
+        ENSURE((fcBody_GetContacts(body(&s, "b"), NULL, 0) > 0) == (collide != 0));
+        fcScene_Free(&s);
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
 // Bad input
 // ---------------------------------------------------------------------------------------------------------------------
 
@@ -316,6 +488,8 @@ static const fcBadCase fc_badFiles[] = {
     {"truncated.json", "line 5, column", "truncated"},
     {"not_an_object.json", "not_an_object.json: ", "expected an object"},
     {"bad_shape.json", "bodies[0] (\"ball\").shapes[1].type", "cone"},
+    {"bad_mesh_index.json", "bodies[0] (\"floor\").shapes[0].triangles[1][0]", "index 4 is out of range"},
+    {"bad_motor.json", "joints[0] (\"shoulder\").motor.max_force", "missing"},
 };
 
 // Check one refused load: false result, an empty scene, one line naming file, place and fault.
@@ -447,6 +621,119 @@ static const fcBadCase fc_badStrings[] = {
     {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
      " \"expected\": [{\"joint\": \"nothing\", \"peak_force\": 1}]}",
      "expected[0].joint", "no joint or spring named"},
+    // contacts: shape surfaces, filters, hulls, meshes
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"friction\": -0.1}]}]}",
+     "bodies[0] (\"b\").shapes[0].friction", "must be >= 0, got -0.1"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"restitution\": 1.5}]}]}",
+     "bodies[0] (\"b\").shapes[0].restitution", "must be in [0, 1], got 1.5"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"rolling_friction\": -1}]}]}",
+     "shapes[0].rolling_friction", "must be >= 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"filter\": {\"mask\": 2.5}}]}]}",
+     "bodies[0] (\"b\").shapes[0].filter.mask", "must be a whole number from 0 to 2^53 - 1 (a bit set), got 2.5"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"filter\": {\"category\": -1}}]}]}",
+     "shapes[0].filter.category", "whole number"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"filter\": {\"mask\": \"all\"}}]}]}",
+     "shapes[0].filter.mask", "expected a number, got a string"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"filter\": {\"group\": 1}}]}]}",
+     "shapes[0].filter.group", "unknown key"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"filter\": 3}]}]}",
+     "shapes[0].filter", "expected an object, got a number"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"mask\": 3}]}]}",
+     "shapes[0].mask", "unknown key"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"sensor\": 1}]}]}",
+     "shapes[0].sensor", "expected true or false"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"hull\", \"points\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}]}]}",
+     "bodies[0] (\"b\").shapes[0].points", "a hull (points spanning a volume) needs at least 4, got 3"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"shapes\": [{\"type\": \"hull\","
+     " \"points\": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]}]}]}",
+     "bodies[0] (\"b\").shapes[0].points", "the engine refused the hull: fcCreateShape: hull refused: the 4 points are coplanar"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"hull\", \"points\": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0]]}]}]}",
+     "shapes[0].points[3]", "array of 3 numbers, got 2"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"hull\", \"radius\": 1,"
+     " \"points\": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}]}",
+     "shapes[0].radius", "not used by a hull shape"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"sphere\", \"radius\": 1, \"points\": [[0, 0, 0]]}]}]}",
+     "shapes[0].points", "not used by a sphere shape"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], \"triangles\": [[0, 1, 2], [2, 1, 7]]}]}]}",
+     "bodies[0] (\"g\").shapes[0].triangles[1][2]", "index 7 is out of range: the mesh has 3 vertices (0 to 2)"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], \"triangles\": [[0, -1, 2]]}]}]}",
+     "shapes[0].triangles[0][1]", "index -1 is out of range"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], \"triangles\": [[0, 1.5, 2]]}]}]}",
+     "shapes[0].triangles[0][1]", "whole number (a vertex index), got 1.5"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], \"triangles\": []}]}]}",
+     "shapes[0].triangles", "at least 1 triangle"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], \"triangles\": [[0, 1, 2]]}]}]}",
+     "bodies[0] (\"g\").shapes[0]", "the engine refused the shape: fcCreateShape: mesh refused: all 1 triangles of the mesh have zero area"},
+    {"{\"bodies\": [{\"name\": \"g\", \"type\": \"static\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}]}]}",
+     "shapes[0].triangles", "missing: a mesh shape needs it"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1], \"shapes\": [{\"type\": \"plane\"}]}]}",
+     "bodies[0] (\"b\").shapes[0].type", "a plane shape can only be on a static body, and this body is dynamic"},
+    {"{\"bodies\": [{\"name\": \"k\", \"type\": \"kinematic\", \"shapes\": [{\"type\": \"mesh\","
+     " \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], \"triangles\": [[0, 1, 2]]}]}]}",
+     "bodies[0] (\"k\").shapes[0].type", "a mesh shape can only be on a static body, and this body is kinematic"},
+    {"{\"bodies\": [{\"name\": \"b\", \"shapes\": [{\"type\": \"cone\", \"radius\": 1}]}]}", "shapes[0].type",
+     "must be sphere, box, capsule, cylinder, hull, plane or mesh"},
+    // joints: limits, motors, collide_connected, the rope
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1], \"limits\": [0.5, -0.5]}]}",
+     "joints[0] (\"j\").limits", "lower <= upper (rad), got [0.5, -0.5]"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"slider\", \"body_b\": \"b\", \"axis\": [0, 0, 1], \"limits\": [0]}]}",
+     "joints[0] (\"j\").limits", "array of 2 numbers, got 1"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1], \"motor\": {\"speed\": 1}}]}",
+     "joints[0] (\"j\").motor.max_force", "missing: a motor needs its largest torque > 0 (N m)"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"slider\", \"body_b\": \"b\", \"axis\": [0, 0, 1],"
+     " \"motor\": {\"speed\": 1, \"max_force\": 0}}]}",
+     "joints[0] (\"j\").motor.max_force", "must be > 0, got 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1],"
+     " \"motor\": {\"speed\": 1, \"servo_target\": 1, \"max_force\": 1}}]}",
+     "joints[0] (\"j\").motor.servo_target", "not both"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1],"
+     " \"motor\": {\"speed\": 1, \"gain\": 3, \"max_force\": 1}}]}",
+     "joints[0] (\"j\").motor.gain", "used only by a servo"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1],"
+     " \"motor\": {\"servo_target\": 1, \"gain\": 0, \"max_force\": 1}}]}",
+     "joints[0] (\"j\").motor.gain", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"hinge\", \"body_b\": \"b\", \"axis\": [0, 0, 1],"
+     " \"motor\": {\"torque\": 1, \"max_force\": 1}}]}",
+     "joints[0] (\"j\").motor.torque", "unknown key"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"ball\", \"body_b\": \"b\", \"limits\": [0, 1]}]}",
+     "joints[0] (\"j\").limits", "not used by a ball joint (only a hinge or a slider has a coordinate to limit)"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"fixed\", \"body_b\": \"b\", \"motor\": {\"speed\": 1, \"max_force\": 1}}]}",
+     "joints[0] (\"j\").motor", "not used by a fixed joint"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"ball\", \"body_b\": \"b\", \"collide_connected\": 1}]}",
+     "joints[0] (\"j\").collide_connected", "expected true or false"},
+    {"{\"bodies\": [{\"name\": \"b\", \"position\": [0, 0, -1], \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"rope\", \"body_b\": \"b\", \"stiffness\": 100}]}",
+     "joints[0] (\"r\").stiffness", "not used by a rope joint"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"rope\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"r\").anchor_b", "initial distance is 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"position\": [0, 0, -1], \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"rope\", \"body_b\": \"b\", \"length\": -2}]}",
+     "joints[0] (\"r\").length", "must be > 0"},
+    {"{\"bodies\": [{\"name\": \"b\", \"position\": [0, 0, -1], \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"r\", \"type\": \"rope\", \"body_b\": \"b\", \"anchor\": [0, 0, 0]}]}",
+     "joints[0] (\"r\").anchor", "not used by a rope joint"},
+    {"{\"bodies\": [{\"name\": \"b\", \"mass\": 1, \"inertia\": [1, 1, 1]}],"
+     " \"joints\": [{\"name\": \"j\", \"type\": \"string\", \"body_b\": \"b\"}]}",
+     "joints[0] (\"j\").type", "coupling, linear or rope)"},
+    {"{\"sleeping\": \"no\"}", "sleeping", "expected true or false"},
     {"", "line 1, column 1", "truncated"},
     {"{\"name\": \"x\"} trailing", "line 1, column", "invalid JSON"},
     {"{\n  \"name\": \"x\",\n  \"bodies\": [\n", "line 4", "truncated"},
@@ -588,6 +875,9 @@ int main(int argc, char** argv)
     RUN_TEST(test_chains);
     RUN_TEST(test_defaults);
     RUN_TEST(test_mass_properties);
+    RUN_TEST(test_shape_keys);
+    RUN_TEST(test_filter_and_sleeping);
+    RUN_TEST(test_joint_contact_keys);
     RUN_TEST(test_bad_files);
     RUN_TEST(test_bad_strings);
     RUN_TEST(test_missing_file);

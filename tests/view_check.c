@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Checks of the viewer's headless output (tests/CMakeLists.txt):
-//   view_check png FILE       the screenshot is 1280x720 and not blank: the scene part (left 60 %) holds
+//   view_check png FILE [CONTACTS]  the screenshot is 1280x720 and not blank: the scene part (left 60 %) holds
 //                             body-coloured pixels (warm: red well above blue), the plot panel holds pixels of
-//                             the first series' colour (0.30, 0.72, 1.00)
+//                             the first series' colour (0.30, 0.72, 1.00); with CONTACTS, the scene holds at
+//                             least that many pixels of the contact markers' pink
 //   view_check csv FILE TOL PEAK  the plot buffer's first series follows its exact column within TOL N (at most
 //                             2 samples beyond it, each printed: the engine reports an occasional one-step
 //                             outlier, see the report), and its largest value is at least PEAK N
@@ -17,7 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fcCheckPng(const char* path)
+// The contact markers' pink (1.0, 0.45, 0.85), lit, and their normals' (1.0, 0.62, 0.92) blended.
+// By hue, not brightness: blue at least 0.78 of red and green under 0.6 of it (the cylinders' mauve and the
+// third series' red are not).
+static int fcPink(int r, int g, int b) { return r > 150 && r >= b && b > 0.78 * r && g < 0.6 * r; }
+
+static int fcCheckPng(const char* path, int minContacts)
 {
     int w = 0, h = 0, n = 0;
     unsigned char* p = stbi_load(path, &w, &h, &n, 4);
@@ -25,20 +31,22 @@ static int fcCheckPng(const char* path)
         fprintf(stderr, "cannot read %s as PNG\n", path);
         return 1;
     }
-    int sceneWidth = (int)(w * 0.6), warm = 0, series = 0;
+    int sceneWidth = (int)(w * 0.6), warm = 0, series = 0, pink = 0;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const unsigned char* c = p + 4 * ((size_t)y * w + x);
             int r = c[0], g = c[1], b = c[2];
             if (x < sceneWidth && y > 90 && y < h - 40 && r > 90 && r > b + 60) ++warm;
             if (x >= sceneWidth && abs(r - 77) < 16 && abs(g - 184) < 16 && abs(b - 255) < 16) ++series;
+            if (x < sceneWidth && y > 150 && y < h - 150 && fcPink(r, g, b)) ++pink;
         }
     stbi_image_free(p);
-    printf("%s: %dx%d, %d body-coloured pixels in the scene, %d series-coloured pixels in the plot\n", path, w, h,
-           warm, series);
+    printf("%s: %dx%d, %d body-coloured pixels in the scene, %d series-coloured pixels in the plot, %d contact-pink "
+           "pixels in the scene\n", path, w, h, warm, series, pink);
     if (w != 1280 || h != 720) return fprintf(stderr, "expected 1280x720\n"), 1;
     if (warm < 20) return fprintf(stderr, "the scene shows no bodies\n"), 1;
     if (series < 100) return fprintf(stderr, "the plot shows no curve\n"), 1;
+    if (pink < minContacts) return fprintf(stderr, "the scene shows no contacts (fewer than %d pink pixels)\n", minContacts), 1;
     return 0;
 }
 
@@ -115,8 +123,8 @@ int main(int argc, char** argv)
 {
     if (argc == 7 && strcmp(argv[1], "plotpng") == 0)
         return fcCheckPlotPng(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]), atof(argv[6]));
-    if (argc == 3 && strcmp(argv[1], "png") == 0) return fcCheckPng(argv[2]);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "png") == 0) return fcCheckPng(argv[2], argc == 4 ? atoi(argv[3]) : 0);
     if (argc == 5 && strcmp(argv[1], "csv") == 0) return fcCheckCsv(argv[2], atof(argv[3]), atof(argv[4]));
-    fprintf(stderr, "usage: view_check png FILE | view_check csv FILE TOLERANCE PEAK | view_check plotpng FILE W H PEAK TOP\n");
+    fprintf(stderr, "usage: view_check png FILE [CONTACTS] | view_check csv FILE TOLERANCE PEAK | view_check plotpng FILE W H PEAK TOP\n");
     return 2;
 }

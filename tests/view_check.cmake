@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A headless viewer test: cmake -DEXE=fulcrum -DCHECK=view_check -DSCENE=... -DOUT=dir
 #   -DMODE=png|csv|shader|missing|runplot|events [-DSHADERS=dir] -P view_check.cmake
-# png: 60 frames, the screenshot is checked by view_check png. csv: the pendulum's plot buffer against the exact
+# png: 60 frames, the screenshot is checked by view_check png (-DCONTACTS=n: at least n pixels of the contact
+# markers' pink in the scene). csv: the pendulum's plot buffer against the exact
 # curve. shader: a copy of the shaders with an error in mesh.frag line 4 must exit 2 naming the file and line.
 # missing: a scene file that does not exist must exit 2 with "cannot open".
 # runplot: `fulcrum run SCENE --plot` writes the plot, checked by view_check plotpng (-DPEAK, -DTOP: the
@@ -16,7 +17,7 @@ if(MODE STREQUAL "png")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "fulcrum view exited with ${rc}")
   endif()
-  execute_process(COMMAND "${CHECK}" png "${OUT}/${NAME}.png" RESULT_VARIABLE rc)
+  execute_process(COMMAND "${CHECK}" png "${OUT}/${NAME}.png" ${CONTACTS} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the screenshot check failed")
   endif()

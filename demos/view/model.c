@@ -55,6 +55,7 @@ void fcViewFrame_Init(fcViewFrame* f, const fcScene* scene)
     f->jointCount = scene->jointCount;
     f->bodies = fcViewAlloc((size_t)f->bodyCount, sizeof *f->bodies);
     f->joints = fcViewAlloc((size_t)f->jointCount, sizeof *f->joints);
+    f->bodyContacts = fcViewAlloc((size_t)f->bodyCount, sizeof *f->bodyContacts);
     for (int j = 0; j < f->jointCount; ++j) {
         fcJointId id = scene->joints[j];
         f->joints[j].bodyA = fcBodyIndex(scene, fcJoint_GetBodyA(id));
@@ -69,6 +70,8 @@ void fcViewFrame_Free(fcViewFrame* f)
 {
     free(f->bodies);
     free(f->joints);
+    free(f->contacts);
+    free(f->bodyContacts);
     memset(f, 0, sizeof *f);
 }
 
@@ -81,6 +84,99 @@ bool fcViewEvent_LetsGo(fcEventType type)
 static int fcShapeBodyIndex(const fcScene* scene, fcShapeId shape)
 {
     return fcShape_IsValid(shape) ? fcBodyIndex(scene, fcShape_GetBody(shape)) : -1;
+}
+
+static void fcContactsReserve(fcViewFrame* f, int count)
+{
+    if (count <= f->contactCapacity) return;
+    int capacity = f->contactCapacity > 0 ? f->contactCapacity : 16;
+    while (capacity < count) capacity *= 2;
+    fcViewContact* c = realloc(f->contacts, (size_t)capacity * sizeof *c);
+    if (c == NULL) {
+        fprintf(stderr, "fulcrum view: out of memory\n");
+        abort();
+    }
+    f->contacts = c;
+    f->contactCapacity = capacity;
+}
+
+static bool fcIsDynamic(const fcScene* scene, int body)
+{
+    return body >= 0 && fcBody_GetType(scene->bodies[body]) == fc_dynamicBody;
+}
+
+static void fcAddCross(double out[3], const double r[3], const double f[3])
+{
+    out[0] += r[1] * f[2] - r[2] * f[1];
+    out[1] += r[2] * f[0] - r[0] * f[2];
+    out[2] += r[0] * f[1] - r[1] * f[0];
+}
+
+// The step's contacts through the public API (fcWorld_GetContact): every point, and each body's totals.
+static void fcCaptureContacts(fcViewFrame* f, const fcScene* scene)
+{
+    fcWorldId w = scene->world;
+    memset(f->bodyContacts, 0, (size_t)f->bodyCount * sizeof *f->bodyContacts);
+    f->contactCount = 0;
+    f->manifoldCount = fcWorld_GetContactCount(w);
+    fcWorldStats st = fcWorld_GetStats(w);
+    f->complementarityResidual = st.complementarityResidual;
+    f->maxPenetration = st.maxPenetration;
+    double h = fcWorld_GetTimestep(w);
+    for (int i = 0; i < f->manifoldCount; ++i) {
+        fcContactData c = fcWorld_GetContact(w, i);
+        int a = fcBodyIndex(scene, c.bodyA), b = fcBodyIndex(scene, c.bodyB);
+        // the normal force on b is along +normal: described on b, unless a is the dynamic one, or of two
+        // dynamic bodies a is the one pushed up (the supported one)
+        bool da = fcIsDynamic(scene, a), db = fcIsDynamic(scene, b);
+        bool onB = da != db ? db : c.normal.z > -1e-6;
+        double n[3], t0[3], t1[3], total[3];
+        fcSet3(n, c.normal);
+        fcSet3(t0, c.tangent[0]);
+        fcSet3(t1, c.tangent[1]);
+        fcSet3(total, c.force);
+        int count = c.pointCount < 4 ? (c.pointCount > 0 ? c.pointCount : 0) : 4;
+        fcContactsReserve(f, f->contactCount + count);
+        for (int k = 0; k < count; ++k) {
+            const fcContactPointData* p = c.points + k;
+            // a speculative point (a gap that might close within the step) that carried nothing is not a contact
+            // to show; its (zero) share is in the totals anyway
+            if (!(p->normalImpulse > 0) && p->separation > FC_VIEW_CONTACT_GAP) continue;
+            fcViewContact* v = f->contacts + f->contactCount++;
+            fcSet3(v->point, p->point);
+            for (int d = 0; d < 3; ++d) v->normal[d] = onB ? n[d] : -n[d];
+            v->force = p->normalForce;
+            v->separation = p->separation;
+            v->slipping = p->slipping;
+            v->body = onB ? b : a;
+            v->other = onB ? a : b;
+            // the point's whole force on b (normal and friction), for the moments about the centres
+            double fp[3];
+            for (int d = 0; d < 3; ++d)
+                fp[d] = (p->normalImpulse * n[d] + p->tangentImpulse[0] * t0[d] + p->tangentImpulse[1] * t1[d]) / h;
+            if (b >= 0) {
+                const double* x = f->bodies[b].p;
+                double r[3] = {v->point[0] - x[0], v->point[1] - x[1], v->point[2] - x[2]};
+                fcAddCross(f->bodyContacts[b].torque, r, fp);
+            }
+            if (a >= 0) {
+                const double* x = f->bodies[a].p;
+                double r[3] = {x[0] - v->point[0], x[1] - v->point[1], x[2] - v->point[2]};  // (p - x) x (-fp)
+                fcAddCross(f->bodyContacts[a].torque, r, fp);
+            }
+        }
+        for (int d = 0; d < 3; ++d) {
+            if (b >= 0) f->bodyContacts[b].force[d] += total[d];
+            if (a >= 0) f->bodyContacts[a].force[d] -= total[d];
+        }
+        if (b >= 0) f->bodyContacts[b].points += count;  // (speculative ones included: the pair's points)
+        if (a >= 0) f->bodyContacts[a].points += count;
+    }
+    for (int i = 0; i < f->bodyCount; ++i) {
+        fcViewBodyContact* bc = f->bodyContacts + i;
+        bc->magnitude = fcLength3(bc->force);
+        bc->torqueMagnitude = fcLength3(bc->torque);
+    }
 }
 
 void fcViewFrame_Capture(fcViewFrame* f, const fcScene* scene, double stepMs)
@@ -132,16 +228,24 @@ void fcViewFrame_Capture(fcViewFrame* f, const fcScene* scene, double stepMs)
         fcSet3(v->normal, e.normal);
     }
     memset(&f->drag, 0, sizeof f->drag);
+    fcCaptureContacts(f, scene);
 }
 
 void fcViewFrame_Copy(fcViewFrame* out, const fcViewFrame* in)
 {
     fcViewPose* bodies = out->bodies;
     fcViewJoint* joints = out->joints;
+    fcViewContact* contacts = out->contacts;
+    fcViewBodyContact* bodyContacts = out->bodyContacts;
+    int capacity = out->contactCapacity;
     *out = *in;
-    out->bodies = bodies, out->joints = joints;
+    out->bodies = bodies, out->joints = joints, out->bodyContacts = bodyContacts;
+    out->contacts = contacts, out->contactCapacity = capacity;
     memcpy(out->bodies, in->bodies, (size_t)in->bodyCount * sizeof *in->bodies);
     memcpy(out->joints, in->joints, (size_t)in->jointCount * sizeof *in->joints);
+    memcpy(out->bodyContacts, in->bodyContacts, (size_t)in->bodyCount * sizeof *in->bodyContacts);
+    fcContactsReserve(out, in->contactCount);
+    if (in->contactCount > 0) memcpy(out->contacts, in->contacts, (size_t)in->contactCount * sizeof *in->contacts);
 }
 
 static double fcLerp(double a, double b, double t) { return a + t * (b - a); }
@@ -233,29 +337,77 @@ static double fcExactConstant(const fcScene* scene, const fcViewFrame* f, int jo
     return NAN;
 }
 
+// Case 4 with a real contact (skier.json): a point on a frictionless sphere of R (the centre's path) from the top
+// nearly at rest: v^2 = 2 g R (1 - cos(theta)), so N = m g cos(theta) - m v^2 / R = m g (3 cos(theta) - 2) until it
+// reaches 0 at cos(theta) = 2/3, and 0 in the free flight after.
+static double fcExactSkier(const fcScene* scene, const fcViewFrame* f, int body)
+{
+    int dome = fcScene_FindBody(scene, "dome");
+    if (dome < 0 || body < 0) return NAN;
+    const double *p = f->bodies[body].p, *c = f->bodies[dome].p;
+    fcVec3 g = fcWorld_GetGravity(scene->world);
+    double gl = fcVec3_Length(g), d[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, l = fcLength3(d);
+    if (!(l > 0) || !(gl > 0)) return NAN;
+    double cosTheta = -(d[0] * g.x + d[1] * g.y + d[2] * g.z) / (l * gl);
+    return fmax(0, fcBody_GetMass(scene->bodies[body]) * gl * (3 * cosTheta - 2));
+}
+
+// A body at rest on its contacts: they carry its weight m g.
+static double fcExactWeight(const fcScene* scene, const fcViewFrame* f, int body)
+{
+    (void)f;
+    return body >= 0 ? fcBody_GetMass(scene->bodies[body]) * fcVec3_Length(fcWorld_GetGravity(scene->world)) : NAN;
+}
+
+// The ground under a resting pile carries the weight of every dynamic body.
+static double fcExactAllWeight(const fcScene* scene, const fcViewFrame* f, int body)
+{
+    (void)body;
+    double m = 0;
+    for (int i = 0; i < scene->bodyCount; ++i)
+        if (fcBody_GetType(scene->bodies[i]) == fc_dynamicBody) m += fcBody_GetMass(scene->bodies[i]);
+    (void)f;
+    return m * fcVec3_Length(fcWorld_GetGravity(scene->world));
+}
+
 static const fcExactCurve fc_exactCurves[] = {
-    {"pendulum", "pivot", "exact 3 m g cos(theta)", fcExactPendulum},
-    {"atwood", "string", "exact 2 m1 m2 g / (m1 + m2)", fcExactAtwood},
-    {"cantilever", "weld", "exact m g", fcExactConstant},
-    {"knife_edge", "edge", "exact m v w", fcExactConstant},
-    {"knife_edge", "plane", "exact m g", fcExactConstant},
-    {"rolling_disk", "rolling", "exact m g sin(a) / 3", fcExactConstant},
-    {"rolling_disk", "contact", "exact m g cos(a)", fcExactConstant},
-    {"rolling_hoop", "rolling", "exact m g sin(a) / 2", fcExactConstant},
-    {"rolling_hoop", "contact", "exact m g cos(a)", fcExactConstant},
-    {"rolling_race", "hoop_rolling", "exact m g sin(a) / 2", fcExactConstant},
-    {"rolling_race", "disk_rolling", "exact m g sin(a) / 3", fcExactConstant},
-    {"rolling_race", "hoop_contact", "exact m g cos(a)", fcExactConstant},
-    {"rolling_race", "disk_contact", "exact m g cos(a)", fcExactConstant},
-    {"cart_slope", "rail", "exact m g cos(a)", fcExactConstant},
-    {"robot_arm", "hook", "exact m g (3 cos(theta) - 2 cos(theta0))", fcExactPayload},
+    {"pendulum", "pivot", "exact 3 m g cos(theta)", fcExactPendulum, NULL},
+    {"atwood", "string", "exact 2 m1 m2 g / (m1 + m2)", fcExactAtwood, NULL},
+    {"cantilever", "weld", "exact m g", fcExactConstant, NULL},
+    {"knife_edge", "edge", "exact m v w", fcExactConstant, NULL},
+    {"knife_edge", "plane", "exact m g", fcExactConstant, NULL},
+    {"rolling_disk", "rolling", "exact m g sin(a) / 3", fcExactConstant, NULL},
+    {"rolling_disk", "contact", "exact m g cos(a)", fcExactConstant, NULL},
+    {"rolling_hoop", "rolling", "exact m g sin(a) / 2", fcExactConstant, NULL},
+    {"rolling_hoop", "contact", "exact m g cos(a)", fcExactConstant, NULL},
+    {"rolling_race", "hoop_rolling", "exact m g sin(a) / 2", fcExactConstant, NULL},
+    {"rolling_race", "disk_rolling", "exact m g sin(a) / 3", fcExactConstant, NULL},
+    {"rolling_race", "hoop_contact", "exact m g cos(a)", fcExactConstant, NULL},
+    {"rolling_race", "disk_contact", "exact m g cos(a)", fcExactConstant, NULL},
+    {"cart_slope", "rail", "exact m g cos(a)", fcExactConstant, NULL},
+    {"robot_arm", "hook", "exact m g (3 cos(theta) - 2 cos(theta0))", fcExactPayload, NULL},
+    {"skier", NULL, "exact m g (3 cos(theta) - 2)", fcExactSkier, "skier"},
+    {"box_on_plane", NULL, "exact m g (the 4 points together)", fcExactWeight, "box"},
+    {"pyramid", NULL, "exact: the weight of all 36 boxes", fcExactAllWeight, "ground"},
+    {"pyramid", NULL, "exact m g (its own weight)", fcExactWeight, "b7_0"},
 };
 
 const fcExactCurve* fcExact_Find(const fcScene* scene, int joint)
 {
     for (size_t k = 0; k < sizeof fc_exactCurves / sizeof fc_exactCurves[0]; ++k) {
         const fcExactCurve* c = fc_exactCurves + k;
-        if (strcmp(c->scene, scene->name) == 0 && strcmp(c->joint, scene->jointNames[joint]) == 0) return c;
+        if (c->joint != NULL && strcmp(c->scene, scene->name) == 0 && strcmp(c->joint, scene->jointNames[joint]) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+const fcExactCurve* fcExact_FindBody(const fcScene* scene, int body)
+{
+    if (body < 0 || body >= scene->bodyCount) return NULL;
+    for (size_t k = 0; k < sizeof fc_exactCurves / sizeof fc_exactCurves[0]; ++k) {
+        const fcExactCurve* c = fc_exactCurves + k;
+        if (c->body != NULL && strcmp(c->scene, scene->name) == 0 && strcmp(c->body, scene->bodyNames[body]) == 0) return c;
     }
     return NULL;
 }
@@ -282,11 +434,13 @@ static int fcPlotFreeColor(const fcPlot* plot)
     return 0;
 }
 
-static void fcPlotAppendSeries(fcPlot* plot, const fcScene* scene, int joint)
+// A joint's channel (body -1) or a body's contact channel (joint -1).
+static void fcPlotAppendSeries(fcPlot* plot, const fcScene* scene, int joint, int body)
 {
     int s = plot->seriesCount;
     plot->joint[s] = joint;
-    plot->exact[s] = fcExact_Find(scene, joint);
+    plot->body[s] = body;
+    plot->exact[s] = joint >= 0 ? fcExact_Find(scene, joint) : fcExact_FindBody(scene, body);
     plot->color[s] = fcPlotFreeColor(plot);
     fcPlotClearSeries(plot, s);
     ++plot->seriesCount;
@@ -300,12 +454,29 @@ void fcPlot_Init(fcPlot* plot, const fcScene* scene)
     plot->window = 5.0;
     plot->quantity = fcDemo_PlotQuantity(scene);
     // the exact curves are of |F|: plotting moments, the channels come in file order
-    for (int pass = plot->quantity == fc_plotForce ? 0 : 1; pass < 2; ++pass)
-        for (int j = 0; j < scene->jointCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++j) {
-            const fcExactCurve* c = fcExact_Find(scene, j);
-            if (plot->quantity == fc_plotForce && (pass == 0) != (c != NULL)) continue;
-            fcPlotAppendSeries(plot, scene, j);
-        }
+    bool force = plot->quantity == fc_plotForce;
+    for (int j = 0; force && j < scene->jointCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++j)
+        if (fcExact_Find(scene, j) != NULL) fcPlotAppendSeries(plot, scene, j, -1);
+    for (int b = 0; force && b < scene->bodyCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++b)
+        if (fcExact_FindBody(scene, b) != NULL) fcPlotAppendSeries(plot, scene, -1, b);
+    // the demo's contact channels: space-separated body names
+    const char* names = fcDemo_ContactChannels(scene);
+    while (names != NULL && *names != '\0' && plot->seriesCount < FC_PLOT_MAX_SERIES) {
+        size_t n = strcspn(names, " ");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), names);
+        int b = fcScene_FindBody(scene, name);
+        if (b >= 0 && fcPlot_FindBodySeries(plot, b) < 0) fcPlotAppendSeries(plot, scene, -1, b);
+        names += n;
+        while (*names == ' ') ++names;
+    }
+    for (int j = 0; j < scene->jointCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++j)
+        if (fcPlot_FindSeries(plot, j) < 0) fcPlotAppendSeries(plot, scene, j, -1);
+    // nothing yet (a scene file of contacts alone): the contacts of its first dynamic bodies with shapes
+    bool none = plot->seriesCount == 0;
+    for (int b = 0; none && b < scene->bodyCount && plot->seriesCount < FC_PLOT_MAX_SERIES; ++b)
+        if (fcBody_GetType(scene->bodies[b]) == fc_dynamicBody && fcBody_GetShapeCount(scene->bodies[b]) > 0)
+            fcPlotAppendSeries(plot, scene, -1, b);
 }
 
 int fcPlot_Index(const fcPlot* plot, int i) { return (plot->head + i) % FC_PLOT_CAPACITY; }
@@ -313,9 +484,25 @@ int fcPlot_Index(const fcPlot* plot, int i) { return (plot->head + i) % FC_PLOT_
 int fcPlot_FindSeries(const fcPlot* plot, int joint)
 {
     for (int s = 0; s < plot->seriesCount; ++s)
-        if (plot->joint[s] == joint) return s;
+        if (joint >= 0 && plot->joint[s] == joint) return s;
     return -1;
 }
+
+int fcPlot_FindBodySeries(const fcPlot* plot, int body)
+{
+    for (int s = 0; s < plot->seriesCount; ++s)
+        if (body >= 0 && plot->body[s] == body) return s;
+    return -1;
+}
+
+void fcPlot_SeriesName(const fcPlot* plot, const fcScene* scene, int s, char* out, size_t size)
+{
+    if (s < 0 || s >= plot->seriesCount) snprintf(out, size, "?");
+    else if (plot->joint[s] >= 0) snprintf(out, size, "%s", scene->jointNames[plot->joint[s]]);
+    else snprintf(out, size, "%s contacts", scene->bodyNames[plot->body[s]]);
+}
+
+static void fcPlotRemoveSeries(fcPlot* plot, int s);
 
 int fcPlot_Toggle(fcPlot* plot, const fcScene* scene, int joint)
 {
@@ -323,12 +510,32 @@ int fcPlot_Toggle(fcPlot* plot, const fcScene* scene, int joint)
     int s = fcPlot_FindSeries(plot, joint);
     if (s < 0) {
         if (plot->seriesCount == FC_PLOT_MAX_SERIES) return 0;
-        fcPlotAppendSeries(plot, scene, joint);  // its history starts now (NaN before)
+        fcPlotAppendSeries(plot, scene, joint, -1);  // its history starts now (NaN before)
         return 1;
     }
+    fcPlotRemoveSeries(plot, s);
+    return -1;
+}
+
+int fcPlot_ToggleBody(fcPlot* plot, const fcScene* scene, int body)
+{
+    if (body < 0 || body >= scene->bodyCount) return 0;
+    int s = fcPlot_FindBodySeries(plot, body);
+    if (s < 0) {
+        if (plot->seriesCount == FC_PLOT_MAX_SERIES) return 0;
+        fcPlotAppendSeries(plot, scene, -1, body);
+        return 1;
+    }
+    fcPlotRemoveSeries(plot, s);
+    return -1;
+}
+
+static void fcPlotRemoveSeries(fcPlot* plot, int s)
+{
     // close the gap: the later series move down one column, keeping their colours
     for (int r = s; r + 1 < plot->seriesCount; ++r) {
         plot->joint[r] = plot->joint[r + 1];
+        plot->body[r] = plot->body[r + 1];
         plot->exact[r] = plot->exact[r + 1];
         plot->color[r] = plot->color[r + 1];
         for (int k = 0; k < FC_PLOT_CAPACITY; ++k) {
@@ -339,7 +546,6 @@ int fcPlot_Toggle(fcPlot* plot, const fcScene* scene, int joint)
         }
     }
     --plot->seriesCount;
-    return -1;
 }
 
 void fcPlot_Add(fcPlot* plot, const fcScene* scene, const fcViewFrame* prev, const fcViewFrame* frame)
@@ -353,13 +559,21 @@ void fcPlot_Add(fcPlot* plot, const fcScene* scene, const fcViewFrame* prev, con
     }
     plot->t[slot] = frame->time;
     for (int s = 0; s < plot->seriesCount; ++s) {
-        int j = plot->joint[s];
-        const fcViewJoint* v = frame->joints + j;
-        plot->force[slot][s] = v->magnitude;
-        plot->moment[slot][s] = v->momentMagnitude;
-        memcpy(plot->component[slot][s], v->force, sizeof v->force);
-        plot->exactValue[slot][s] =
-            plot->exact[s] != NULL ? 0.5 * (plot->exact[s]->fcn(scene, prev, j) + plot->exact[s]->fcn(scene, frame, j)) : NAN;
+        int j = plot->joint[s], b = plot->body[s], index = j >= 0 ? j : b;
+        if (j >= 0) {
+            const fcViewJoint* v = frame->joints + j;
+            plot->force[slot][s] = v->magnitude;
+            plot->moment[slot][s] = v->momentMagnitude;
+            memcpy(plot->component[slot][s], v->force, sizeof v->force);
+        } else {
+            const fcViewBodyContact* v = frame->bodyContacts + b;
+            plot->force[slot][s] = v->magnitude;
+            plot->moment[slot][s] = v->torqueMagnitude;
+            memcpy(plot->component[slot][s], v->force, sizeof v->force);
+        }
+        plot->exactValue[slot][s] = plot->exact[s] != NULL
+                                        ? 0.5 * (plot->exact[s]->fcn(scene, prev, index) + plot->exact[s]->fcn(scene, frame, index))
+                                        : NAN;
     }
     for (int e = 0; e < frame->eventCount; ++e) fcPlot_AddEvent(plot, frame->events + e);
     // drop what scrolled out of the window
@@ -398,8 +612,11 @@ bool fcPlot_WriteCsv(const fcPlot* plot, const fcScene* scene, FILE* f)
 {
     fputs("t", f);
     for (int s = 0; s < plot->seriesCount; ++s) {
-        fprintf(f, ",%s", scene->jointNames[plot->joint[s]]);
-        if (plot->exact[s] != NULL) fprintf(f, ",%s.exact", scene->jointNames[plot->joint[s]]);
+        char name[96];
+        if (plot->joint[s] >= 0) snprintf(name, sizeof name, "%s", scene->jointNames[plot->joint[s]]);
+        else snprintf(name, sizeof name, "%s.contact", scene->bodyNames[plot->body[s]]);
+        fprintf(f, ",%s", name);
+        if (plot->exact[s] != NULL) fprintf(f, ",%s.exact", name);
     }
     fputc('\n', f);
     for (int i = 0; i < plot->count; ++i) {
@@ -476,7 +693,15 @@ static double fcShapeRadius(const fcShapeDef* d, double minRadius)
     case fc_capsuleShape: r = d->radius + d->halfHeight; break;
     case fc_cylinderShape: r = sqrt(d->radius * d->radius + d->halfHeight * d->halfHeight); break;
     case fc_sphereShape: r = d->radius; break;
-    default: r = minRadius; break;
+    case fc_hullShape:
+    case fc_meshShape: {
+        const fcVec3* p = d->type == fc_hullShape ? d->points : d->vertices;
+        int n = d->type == fc_hullShape ? d->pointCount : d->vertexCount;
+        r = 0;
+        for (int k = 0; p != NULL && k < n; ++k) r = fmax(r, fcVec3_Length(p[k]));
+        break;
+    }
+    default: r = minRadius; break;  // a plane: nothing to pick by a sphere
     }
     return fmax(r, minRadius);
 }
@@ -507,6 +732,9 @@ void fcViewBounds_Compute(const fcScene* scene, double minRadius, double (*out)[
             for (int a = 0; a < 3; ++a) e[a] = c[a];  // about the centre of mass (the body's origin)
             shapesRadius = fmax(shapesRadius, fcLength3(e) + fcShapeRadius(&d, 0));
         }
+        int planes = 0;  // a ground plane has no sphere: only the engine's ray cast picks it
+        for (int k = 0; k < n; ++k) planes += fcShape_GetDef(fcBody_GetShape(id, k)).type == fc_planeShape;
+        if (n > 0 && planes == n) radius = shapesRadius = 0;
         out[i][0] = centre[0], out[i][1] = centre[1], out[i][2] = centre[2], out[i][3] = radius, out[i][4] = shapesRadius;
     }
 }
@@ -534,7 +762,7 @@ fcPickHit fcPick_BoundingSpheres(const fcViewFrame* frame, const double (*bounds
         double t = oc[0] * u[0] + oc[1] * u[1] + oc[2] * u[2];  // where the ray passes the centre nearest
         double d2 = oc[0] * oc[0] + oc[1] * oc[1] + oc[2] * oc[2] - t * t;
         double r = bounds[i][3];
-        if (t < 0 || t > maxDistance || d2 > r * r) continue;
+        if (!(r > 0) || t < 0 || t > maxDistance || d2 > r * r) continue;
         double score = sqrt(fmax(d2, 0)) / r;
         if (score < bestScore - 1e-9 || (score < bestScore + 1e-9 && t < best.distance)) {
             bestScore = score;
@@ -677,26 +905,31 @@ typedef struct fcDemoInfo {
     fcPlotQuantity quantity;
     float yaw, pitch;  ///< the camera's first view, rad (0, 0: the default)
     const char* trail; ///< the body whose path is drawn, or NULL
+    const char* contactChannels; ///< bodies whose contact channels start in the plot (space-separated), or NULL
 } fcDemoInfo;
 
 static const fcDemoInfo fc_demos[] = {
-    {"atwood", "Atwood machine: two masses on an ideal string; constant tension 2 m1 m2 g / (m1 + m2)", fc_plotForce, 0, 0, NULL},
-    {"bead_hoop", "a bead sliding on a vertical hoop; the hoop's normal force", fc_plotForce, 0, 0, NULL},
-    {"cantilever", "a beam welded to the world; the weld carries m g and m g L / 2", fc_plotForce, 0, 0, NULL},
-    {"cart_slope", "a cart on a 25 deg slope on a slider, held back by a spring; the rail carries m g cos(a)", fc_plotForce, 0, 0, NULL},
-    {"chain", "a chain of 50 links released horizontal", fc_plotForce, 0, 0, NULL},
-    {"double_pendulum", "a double pendulum of two rods on hinges", fc_plotForce, 0, 0, NULL},
-    {"four_bar", "a planar four-bar linkage (a closed loop with redundant rows)", fc_plotForce, 0, 0, NULL},
-    {"heavy_chain", "the chain with a 1000 kg last link (mass ratio 1000)", fc_plotForce, 0, 0, NULL},
-    {"knife_edge", "a knife edge (nonholonomic blade) tracing a circle on a plane", fc_plotForce, 0, 0, "blade"},
-    {"pendulum", "a pendulum released from the horizontal; tension 3 m g cos(theta)", fc_plotForce, 0, 0, NULL},
-    {"ragdoll", "a ragdoll of boxes and capsules on ball, universal and hinge joints, hanging by one hand", fc_plotForce, 0, 0, NULL},
-    {"robot_arm", "a robot arm (servos holding: welds) with a swinging payload; its joint torques plotted", fc_plotMoment, 0, 0, NULL},
-    {"rolling_disk", "a disk rolling without slipping down an incline; friction m g sin(a) / 3", fc_plotForce, 0, 0, NULL},
-    {"rolling_hoop", "a hoop rolling without slipping down an incline; friction m g sin(a) / 2", fc_plotForce, 0, 0, NULL},
-    {"rolling_race", "a hoop and a disk rolling down one incline side by side; the disk wins", fc_plotForce, -0.15f, 0.5f, NULL},
-    {"rope_bridge", "a rope bridge: 11 planks on hinges between two posts, a 60 kg walker on the fourth", fc_plotForce, -0.2f, 0.35f, NULL},
-    {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL},
+    {"atwood", "Atwood machine: two masses on an ideal string; constant tension 2 m1 m2 g / (m1 + m2)", fc_plotForce, 0, 0, NULL, NULL},
+    {"bead_hoop", "a bead sliding on a vertical hoop; the hoop's normal force", fc_plotForce, 0, 0, NULL, NULL},
+    {"box_on_plane", "a box resting on a plane: its 4 contact forces sum to m g", fc_plotForce, -0.55f, 0.45f, NULL, NULL},
+    {"cantilever", "a beam welded to the world; the weld carries m g and m g L / 2", fc_plotForce, 0, 0, NULL, NULL},
+    {"cart_slope", "a cart on a 25 deg slope on a slider, held back by a spring; the rail carries m g cos(a)", fc_plotForce, 0, 0, NULL, NULL},
+    {"chain", "a chain of 50 links released horizontal", fc_plotForce, 0, 0, NULL, NULL},
+    {"dominoes", "a row of 12 dominoes on the ground: the first is tipped over and topples the rest", fc_plotForce, -0.75f, 0.35f, NULL, "d1 d6 d12"},
+    {"double_pendulum", "a double pendulum of two rods on hinges", fc_plotForce, 0, 0, NULL, NULL},
+    {"four_bar", "a planar four-bar linkage (a closed loop with redundant rows)", fc_plotForce, 0, 0, NULL, NULL},
+    {"heavy_chain", "the chain with a 1000 kg last link (mass ratio 1000)", fc_plotForce, 0, 0, NULL, NULL},
+    {"knife_edge", "a knife edge (nonholonomic blade) tracing a circle on a plane", fc_plotForce, 0, 0, "blade", NULL},
+    {"pendulum", "a pendulum released from the horizontal; tension 3 m g cos(theta)", fc_plotForce, 0, 0, NULL, NULL},
+    {"pyramid", "a pyramid of 36 boxes on the ground, every contact force drawn; the ground carries 36 m g", fc_plotForce, -0.12f, 0.12f, NULL, NULL},
+    {"ragdoll", "a ragdoll of boxes and capsules on ball, universal and hinge joints, hanging by one hand", fc_plotForce, 0, 0, NULL, NULL},
+    {"robot_arm", "a robot arm (servos holding: welds) with a swinging payload; its joint torques plotted", fc_plotMoment, 0, 0, NULL, NULL},
+    {"rolling_disk", "a disk rolling without slipping down an incline; friction m g sin(a) / 3", fc_plotForce, 0, 0, NULL, NULL},
+    {"rolling_hoop", "a hoop rolling without slipping down an incline; friction m g sin(a) / 2", fc_plotForce, 0, 0, NULL, NULL},
+    {"rolling_race", "a hoop and a disk rolling down one incline side by side; the disk wins", fc_plotForce, -0.15f, 0.5f, NULL, NULL},
+    {"rope_bridge", "a rope bridge: 11 planks on hinges between two posts, a 60 kg walker on the fourth", fc_plotForce, -0.2f, 0.35f, NULL, NULL},
+    {"skier", "a skier on a frictionless dome: normal force m g (3 cos(theta) - 2), lets go at 48.19 deg", fc_plotForce, 0, 0, NULL, NULL},
+    {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
 };
 
 static const fcDemoInfo* fcDemoFind(const char* name)
@@ -723,6 +956,12 @@ fcPlotQuantity fcDemo_PlotQuantity(const fcScene* scene)
 {
     const fcDemoInfo* info = fcDemoFind(scene->name);
     return info != NULL ? info->quantity : fc_plotForce;
+}
+
+const char* fcDemo_ContactChannels(const fcScene* scene)
+{
+    const fcDemoInfo* info = fcDemoFind(scene->name);
+    return info != NULL ? info->contactChannels : NULL;
 }
 
 int fcDemo_TrailBody(const fcScene* scene)
@@ -890,6 +1129,155 @@ void fcMesh_Box(fcMesh* mesh, float hx, float hy, float hz)
                 fcMeshVertex(&b, p[0], p[1], p[2], n[0], n[1], n[2]);
             }
         }
+}
+
+static void fcMeshTriangle(fcMeshBuilder* b, const double* p0, const double* p1, const double* p2, const double n[3])
+{
+    const double* p[3] = {p0, p1, p2};
+    for (int k = 0; k < 3; ++k)
+        fcMeshVertex(b, (float)p[k][0], (float)p[k][1], (float)p[k][2], (float)n[0], (float)n[1], (float)n[2]);
+}
+
+static void fcCross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1], out[1] = a[2] * b[0] - a[0] * b[2], out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+void fcMesh_Triangles(fcMesh* mesh, const fcVec3* vertices, int vertexCount, const int* indices, int triangleCount)
+{
+    fcMeshBuilder b = fcMeshBegin(mesh);
+    for (int t = 0; vertices != NULL && indices != NULL && t < triangleCount; ++t) {
+        double p[3][3];
+        bool ok = true;
+        for (int k = 0; k < 3; ++k) {
+            int i = indices[3 * t + k];
+            if (i < 0 || i >= vertexCount) ok = false;
+            else fcSet3(p[k], vertices[i]);
+        }
+        if (!ok) continue;
+        double e1[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+        double e2[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]}, n[3];
+        fcCross3(e1, e2, n);
+        double l = fcLength3(n);
+        if (!(l > 0)) continue;
+        for (int k = 0; k < 3; ++k) n[k] /= l;
+        fcMeshTriangle(&b, p[0], p[1], p[2], n);
+    }
+}
+
+typedef struct fcHullPoint {
+    double u, v;
+    int index;
+} fcHullPoint;
+
+static int fcCompareHullPoints(const void* a, const void* b)
+{
+    const fcHullPoint *p = a, *q = b;
+    if (p->u != q->u) return p->u < q->u ? -1 : 1;
+    return p->v < q->v ? -1 : p->v > q->v ? 1 : 0;
+}
+
+static double fcTurn(const fcHullPoint* o, const fcHullPoint* a, const fcHullPoint* b)
+{
+    return (a->u - o->u) * (b->v - o->v) - (a->v - o->v) * (b->u - o->u);
+}
+
+// The convex polygon (counter-clockwise in u, v) of points in a plane: Andrew's monotone chain. Returns its size.
+static int fcConvexPolygon(fcHullPoint* pts, int n, fcHullPoint* out, double eps)
+{
+    qsort(pts, (size_t)n, sizeof *pts, fcCompareHullPoints);
+    int k = 0;
+    for (int i = 0; i < n; ++i) {  // lower chain
+        while (k >= 2 && fcTurn(out + k - 2, out + k - 1, pts + i) <= eps) --k;
+        out[k++] = pts[i];
+    }
+    for (int i = n - 2, lower = k + 1; i >= 0; --i) {  // upper chain
+        while (k >= lower && fcTurn(out + k - 2, out + k - 1, pts + i) <= eps) --k;
+        out[k++] = pts[i];
+    }
+    return k > 1 ? k - 1 : k;  // the last point repeats the first
+}
+
+bool fcMesh_Hull(fcMesh* mesh, const fcVec3* points, int count)
+{
+    fcMeshBuilder b = fcMeshBegin(mesh);
+    if (points == NULL || count < 4) return false;
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) lo[k] = INFINITY, hi[k] = -INFINITY;
+    for (int i = 0; i < count; ++i) {
+        double p[3];
+        fcSet3(p, points[i]);
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+    }
+    double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    if (!(size > 0)) return false;
+    if (count > FC_MESH_HULL_MAX_POINTS) {  // too many for brute force: the bounding box
+        fcMesh_Box(mesh, (float)(0.5 * (hi[0] - lo[0])), (float)(0.5 * (hi[1] - lo[1])), (float)(0.5 * (hi[2] - lo[2])));
+        for (int v = 0; v < mesh->vertexCount; ++v)
+            for (int k = 0; k < 3; ++k) mesh->data[6 * v + k] += (float)(0.5 * (lo[k] + hi[k]));
+        return true;
+    }
+    double eps = 1e-7 * size;
+    double (*p)[3] = fcViewAlloc((size_t)count, sizeof *p);
+    for (int i = 0; i < count; ++i) fcSet3(p[i], points[i]);
+    fcHullPoint* face = fcViewAlloc((size_t)count, sizeof *face);
+    fcHullPoint* polygon = fcViewAlloc((size_t)count + 1, sizeof *polygon);
+    int planeCount = 0, planeCapacity = 32;
+    double (*planes)[4] = fcViewAlloc((size_t)planeCapacity, sizeof *planes);
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j)
+            for (int k = j + 1; k < count; ++k) {
+                double e1[3] = {p[j][0] - p[i][0], p[j][1] - p[i][1], p[j][2] - p[i][2]};
+                double e2[3] = {p[k][0] - p[i][0], p[k][1] - p[i][1], p[k][2] - p[i][2]}, n[3];
+                fcCross3(e1, e2, n);
+                double l = fcLength3(n);
+                if (!(l > eps * size)) continue;  // (nearly) collinear
+                for (int c = 0; c < 3; ++c) n[c] /= l;
+                double d = n[0] * p[i][0] + n[1] * p[i][1] + n[2] * p[i][2];
+                int above = 0, below = 0;
+                for (int m = 0; m < count && !(above && below); ++m) {
+                    double side = n[0] * p[m][0] + n[1] * p[m][1] + n[2] * p[m][2] - d;
+                    above += side > eps, below += side < -eps;
+                }
+                if ((above && below) || (!above && !below)) continue;  // not a face, or all points in one plane
+                if (above) {  // outward: every other point below the face
+                    for (int c = 0; c < 3; ++c) n[c] = -n[c];
+                    d = -d;
+                }
+                bool seen = false;
+                for (int q = 0; q < planeCount && !seen; ++q)
+                    seen = planes[q][0] * n[0] + planes[q][1] * n[1] + planes[q][2] * n[2] > 1 - 1e-9 && fabs(planes[q][3] - d) <= eps;
+                if (seen) continue;
+                if (planeCount == planeCapacity) {
+                    planeCapacity *= 2;
+                    double (*bigger)[4] = realloc(planes, (size_t)planeCapacity * sizeof *planes);
+                    if (bigger == NULL) abort();
+                    planes = bigger;
+                }
+                planes[planeCount][0] = n[0], planes[planeCount][1] = n[1], planes[planeCount][2] = n[2];
+                planes[planeCount++][3] = d;
+                // the face: every point in the plane, as a convex polygon counter-clockwise seen from outside
+                double u[3] = {e1[0], e1[1], e1[2]}, v[3];
+                double ul = fcLength3(u);
+                for (int c = 0; c < 3; ++c) u[c] /= ul;
+                fcCross3(n, u, v);
+                int m = 0;
+                for (int q = 0; q < count; ++q) {
+                    double side = n[0] * p[q][0] + n[1] * p[q][1] + n[2] * p[q][2] - d;
+                    if (fabs(side) > eps) continue;
+                    face[m].u = u[0] * p[q][0] + u[1] * p[q][1] + u[2] * p[q][2];
+                    face[m].v = v[0] * p[q][0] + v[1] * p[q][1] + v[2] * p[q][2];
+                    face[m++].index = q;
+                }
+                int corners = fcConvexPolygon(face, m, polygon, eps * size);
+                for (int c = 1; c + 1 < corners; ++c)
+                    fcMeshTriangle(&b, p[polygon[0].index], p[polygon[c].index], p[polygon[c + 1].index], n);
+            }
+    free(planes);
+    free(polygon);
+    free(face);
+    free(p);
+    return mesh->vertexCount > 0;
 }
 
 void fcColorRamp(double x, float rgb[3])

@@ -52,6 +52,29 @@ bool fcViewEvent_LetsGo(fcEventType type);
 
 #define FC_VIEW_MAX_EVENTS 8
 
+/// One contact point of the step (fcWorld_GetContact, copied): where, along which normal, how hard. The force
+/// is described as acting on `body` (the dynamic side; of two dynamic bodies the one it pushes up, the supported
+/// one), so a stack's arrows all point up; the other body gets the opposite.
+typedef struct fcViewContact {
+    double point[3];   ///< world, m (midway between the surfaces)
+    double normal[3];  ///< unit, world: the direction of the normal force on `body`
+    double force;      ///< normal force, N (>= 0)
+    double separation; ///< m at the start of the step (negative: overlap)
+    int body, other;   ///< scene body indices (-1: a body the scene does not list)
+    bool slipping;     ///< friction at mu lambda_n
+} fcViewContact;
+
+/// A contact point further apart than this (m) that carried nothing is speculative, not recorded.
+#define FC_VIEW_CONTACT_GAP 1e-3
+
+/// All contact forces on one body in the step, summed: the plot's contact channel of that body.
+typedef struct fcViewBodyContact {
+    double force[3];   ///< total contact force (normal and friction), world, N
+    double torque[3];  ///< its moment about the body's centre of mass, world, N m
+    double magnitude, torqueMagnitude;
+    int points;        ///< contact points touching the body
+} fcViewBodyContact;
+
 /// The mouse's drag spring as drawn: from the grab point on the body to the target under the cursor.
 typedef struct fcViewDragState {
     bool active;
@@ -70,14 +93,22 @@ typedef struct fcViewFrame {
     int eventsLost;
     fcViewEvent events[FC_VIEW_MAX_EVENTS];
     fcViewDragState drag;
+    int contactCount;  ///< contact points of the step (all that touch or carry: the array grows)
+    int contactCapacity;
+    fcViewContact* contacts;
+    fcViewBodyContact* bodyContacts;  ///< per scene body
+    int manifoldCount;                ///< touching manifolds (fcWorld_GetContactCount)
+    double complementarityResidual;   ///< the step's fcWorldStats, m/s
+    double maxPenetration;            ///< m
 } fcViewFrame;
 
 /// Allocate a frame sized for the scene (abort on out of memory).
 void fcViewFrame_Init(fcViewFrame* frame, const fcScene* scene);
 void fcViewFrame_Free(fcViewFrame* frame);
-/// Copy the scene's current state (poses, reactions, the last step's events) into the frame; no drag.
+/// Copy the scene's current state (poses, reactions, contacts, the last step's events) into the frame; no drag.
 void fcViewFrame_Capture(fcViewFrame* frame, const fcScene* scene, double stepMs);
-/// out = a + alpha (b - a): positions and forces linearly, orientations by normalized lerp; b's events.
+/// out = a + alpha (b - a): positions and forces linearly, orientations by normalized lerp; b's events and
+/// contacts (they come and go between steps; a contact force is the step's).
 void fcViewFrame_Lerp(fcViewFrame* out, const fcViewFrame* a, const fcViewFrame* b, double alpha);
 void fcViewFrame_Copy(fcViewFrame* out, const fcViewFrame* in);
 
@@ -85,20 +116,25 @@ void fcViewFrame_Copy(fcViewFrame* out, const fcViewFrame* in);
 // Exact curves: one table keyed by scene name
 // ---------------------------------------------------------------------------------------------------------------------
 
-typedef double fcExactFcn(const fcScene* scene, const fcViewFrame* frame, int joint);
+/// index: the joint's (a joint channel) or the body's (a contact channel).
+typedef double fcExactFcn(const fcScene* scene, const fcViewFrame* frame, int index);
 
 typedef struct fcExactCurve {
     const char* scene;   ///< scene "name"
-    const char* joint;   ///< joint name
+    const char* joint;   ///< joint name, or NULL for a body's contact channel
     const char* label;   ///< shown in the legend
     fcExactFcn* fcn;     ///< exact |force| in N at the frame's state
+    const char* body;    ///< body name of a contact channel (the total contact force on it), else NULL
 } fcExactCurve;
 
 /// The exact curve for this scene's joint index, or NULL.
 const fcExactCurve* fcExact_Find(const fcScene* scene, int joint);
+/// The exact curve of this scene body's contact channel, or NULL.
+const fcExactCurve* fcExact_FindBody(const fcScene* scene, int body);
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Plot buffer: a ring of samples of up to FC_PLOT_MAX_SERIES joints (channels), and the events' times
+// Plot buffer: a ring of samples of up to FC_PLOT_MAX_SERIES channels (a joint's reaction, or the total contact
+// force on a body), and the events' times
 // ---------------------------------------------------------------------------------------------------------------------
 
 #define FC_PLOT_MAX_SERIES 6
@@ -122,7 +158,8 @@ typedef struct fcPlotEvent {
 
 typedef struct fcPlot {
     int seriesCount;
-    int joint[FC_PLOT_MAX_SERIES];                      ///< scene joint index of each series
+    int joint[FC_PLOT_MAX_SERIES];                      ///< scene joint index of each series (-1: a contact channel)
+    int body[FC_PLOT_MAX_SERIES];                       ///< scene body index of a contact channel (-1: a joint's)
     int color[FC_PLOT_MAX_SERIES];                      ///< its colour slot (kept while other channels come and go)
     const fcExactCurve* exact[FC_PLOT_MAX_SERIES];      ///< NULL: no exact curve
     fcPlotQuantity quantity;
@@ -137,8 +174,10 @@ typedef struct fcPlot {
     fcPlotEvent events[FC_PLOT_MAX_EVENTS];
 } fcPlot;
 
-/// Choose the series: joints with an exact curve first, then the others in file order; the quantity is the
-/// demo's (fcDemo_PlotQuantity).
+/// Choose the series: joints with an exact curve first, then the bodies whose contact channel has one, the
+/// demo's own contact channels (fcDemo_ContactChannels), then the other joints in file order; a scene with
+/// none of these (contacts only) gets the contact channels of its first dynamic bodies with shapes. The
+/// quantity is the demo's (fcDemo_PlotQuantity).
 void fcPlot_Init(fcPlot* plot, const fcScene* scene);
 /// Record the step that went from prev to frame, and its events. The exact value is the mean of the exact
 /// curve at both ends (the step's average, as the measured multiplier is the step's impulse / h).
@@ -148,11 +187,18 @@ void fcPlot_AddEvent(fcPlot* plot, const fcViewEvent* event);
 int fcPlot_Toggle(fcPlot* plot, const fcScene* scene, int joint);
 /// The series showing this joint, or -1.
 int fcPlot_FindSeries(const fcPlot* plot, int joint);
+/// The body's contact channel (the total contact force on it): added (+1), removed (-1) or refused (0).
+int fcPlot_ToggleBody(fcPlot* plot, const fcScene* scene, int body);
+/// The series showing this body's contact channel, or -1.
+int fcPlot_FindBodySeries(const fcPlot* plot, int body);
+/// The channel's name: the joint's, or "BODY contacts".
+void fcPlot_SeriesName(const fcPlot* plot, const fcScene* scene, int s, char* out, size_t size);
 /// The i-th sample, oldest first.
 int fcPlot_Index(const fcPlot* plot, int i);
 /// The plotted value of series s at ring slot k (component 0..2 for fc_plotComponents, else ignored).
 double fcPlot_Value(const fcPlot* plot, int k, int s, int component);
-/// Write every sample held as CSV: t, then per series |F| and (if any) its exact value. False on a write error.
+/// Write every sample held as CSV: t, then per series |F| and (if any) its exact value (a contact channel's
+/// column is BODY.contact). False on a write error.
 bool fcPlot_WriteCsv(const fcPlot* plot, const fcScene* scene, FILE* f);
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -268,6 +314,9 @@ fcPlotQuantity fcDemo_PlotQuantity(const fcScene* scene);
 bool fcDemo_CameraAngles(const fcScene* scene, float* yaw, float* pitch);
 /// The body whose path the demo draws (the knife edge's blade), or -1.
 int fcDemo_TrailBody(const fcScene* scene);
+/// The bodies whose contact channels the demo's plot starts with (besides those with an exact curve), as
+/// space-separated names, or NULL.
+const char* fcDemo_ContactChannels(const fcScene* scene);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Meshes: interleaved position (3) + normal (3) triangles, unit-free, in the shape frame
@@ -285,6 +334,13 @@ void fcMesh_Cylinder(fcMesh* mesh, float radius, float halfHeight, int slices);
 void fcMesh_Capsule(fcMesh* mesh, float radius, float halfHeight, int slices, int stacks);
 /// A cone along +z from z = 0 (base radius r) to z = height.
 void fcMesh_Cone(fcMesh* mesh, float radius, float height, int slices);
+/// The convex hull of points (a hull shape's), flat-shaded with outward normals: every plane through three of
+/// the points with all the others on one side is a face, its points fanned in order. Brute force, so at most
+/// FC_MESH_HULL_MAX_POINTS points (more: their bounding box). False (an empty mesh) for degenerate points.
+#define FC_MESH_HULL_MAX_POINTS 128
+bool fcMesh_Hull(fcMesh* mesh, const fcVec3* points, int count);
+/// A triangle mesh (a mesh shape's), flat-shaded; degenerate triangles and bad indices are skipped.
+void fcMesh_Triangles(fcMesh* mesh, const fcVec3* vertices, int vertexCount, const int* indices, int triangleCount);
 void fcMesh_Free(fcMesh* mesh);
 
 /// Colour ramp for a value in [0, 1]: blue, cyan, green, yellow, red.

@@ -29,10 +29,14 @@ void fcPlot_Area(float x0, float y0, float x1, float y1, float area[4])
     area[0] = x0 + 64, area[1] = y0 + 58, area[2] = x1 - 18, area[3] = y1 - 160;
 }
 
-static const char* const fc_titles[fc_plotQuantityCount] = {
-    "joint reaction force |F| (force on body b)",
-    "joint moment |M| about the anchor (torque on body b)",
-    "joint reaction force components (world x, y, z)",
+// Titles by what the channels are: joints only, contacts only, or both.
+static const char* const fc_titles[3][fc_plotQuantityCount] = {
+    {"joint reaction force |F| (force on body b)", "joint moment |M| about the anchor (torque on body b)",
+     "joint reaction force components (world x, y, z)"},
+    {"contact force |F| (all contacts on the body, summed)", "contact moment |M| about the body's centre",
+     "contact force components (world x, y, z)"},
+    {"|F|: joint force on body b, contact force on the body", "|M|: joints about the anchor, contacts about the centre",
+     "force components: joints on body b, contacts on the body"},
 };
 static const char* const fc_axisLabels[fc_plotQuantityCount] = {"|F| [N]", "|M| [N m]", "F_x F_y F_z [N]"};
 
@@ -63,13 +67,14 @@ static void fcPolyline(fcCanvas* b, const fcPlotMap* m, const fcPlot* plot, int 
     }
 }
 
-// A joint's release or hold: a triangle pointing down (let go) or up (took hold); friction slipping or
-// sticking: a diamond; a contact's or sensor's other events: a short tick under the top of the plot (they are
-// many).
+// A release or hold (a joint's or a contact's: the load reached zero, or took hold): a triangle pointing down
+// (let go) or up (took hold); friction slipping or sticking: a diamond; a contact beginning or ending and a
+// sensor's events: a short tick under the top of the plot (they are many).
 static void fcMarker(fcCanvas* b, float x, float y, fcEventType type, bool contact, float size)
 {
     const float* c = fcPlot_EventColor(type);
-    if (contact && type != fc_eventStickToSlip && type != fc_eventSlipToStick) {
+    if (contact && type != fc_eventStickToSlip && type != fc_eventSlipToStick && type != fc_eventRelease &&
+        type != fc_eventHold) {
         fcCanvas_Line(b, x, y - size, x, y + size, 1.5f, c);
     } else if (type == fc_eventStickToSlip || type == fc_eventSlipToStick) {
         fcCanvas_Triangle(b, x - size, y, x, y - size, x + size, y, c);
@@ -87,7 +92,10 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
     fcCanvas_Rect(b, x0, y0, x1, y1, fc_panelColor);
     char text[256];
     fcPlotQuantity q = plot->quantity < fc_plotQuantityCount ? plot->quantity : fc_plotForce;
-    fcCanvas_Text(b, x0 + 16, y0 + 10, fc_titles[q], fc_textColor);
+    int joints = 0, contacts = 0;
+    for (int s = 0; s < plot->seriesCount; ++s) joints += plot->joint[s] >= 0, contacts += plot->joint[s] < 0;
+    int kind = contacts == 0 ? (joints == 0 && scene->jointCount == 0 ? 1 : 0) : joints == 0 ? 1 : 2;
+    fcCanvas_Text(b, x0 + 16, y0 + 10, fc_titles[kind][q], fc_textColor);
     if (footer != NULL) fcCanvas_Text(b, x0 + 16, y1 - 20, footer, fc_dimText);
 
     float area[4];
@@ -142,8 +150,8 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
     fcCanvas_Text(b, (m.px0 + m.px1) / 2 - fcCanvas_TextWidth("time t [s]") / 2, m.py1 + 28, "time t [s]", fc_textColor);
     fcCanvas_Text(b, x0 + 12, m.py0 - 22, fc_axisLabels[q], fc_textColor);
 
-    // event markers: a joint's or friction's event as a dashed line at its time with its marker at the top,
-    // a contact's as a tick only
+    // event markers: a release or hold (a joint's or a contact's) as a dashed line at its time with its marker
+    // at the top, friction's as a diamond, a contact beginning or ending as a tick only
     int eventsShown = 0, frictionShown = 0, contactsShown = 0;
     for (int e = 0; e < plot->eventCount; ++e) {
         const fcPlotEvent* ev = plot->events + (plot->eventHead + e) % FC_PLOT_MAX_EVENTS;
@@ -154,7 +162,7 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
             fcMarker(b, x, m.py0 + 14, ev->type, ev->contact, 4);
             continue;
         }
-        if (ev->contact) {
+        if (ev->contact && ev->type != fc_eventRelease && ev->type != fc_eventHold) {
             ++contactsShown;
             fcMarker(b, x, m.py0 + 6, ev->type, true, 5);
             continue;
@@ -163,7 +171,7 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
         const float* c = fcPlot_EventColor(ev->type);
         float faint[4] = {c[0], c[1], c[2], 0.8f};
         for (float y = m.py0 + 8; y < m.py1; y += 9) fcCanvas_Line(b, x, y, x, fminf(y + 5, m.py1), 2, faint);
-        fcMarker(b, x, m.py0 + 2, ev->type, false, 5);
+        fcMarker(b, x, m.py0 + 2, ev->type, ev->contact, 5);
     }
 
     // exact curves (dashed, light) under the measured ones
@@ -178,19 +186,26 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
     // legend: the current values and, against an exact curve, the current error
     int last = fcPlot_Index(plot, plot->count - 1);
     float ly = m.py1 + 46;
+    int pad = 12;  // the names in one column
+    for (int s = 0; s < plot->seriesCount; ++s) {
+        char name[96];
+        fcPlot_SeriesName(plot, scene, s, name, sizeof name);
+        pad = (int)strlen(name) > pad ? (int)strlen(name) : pad;
+    }
     for (int s = 0; s < plot->seriesCount; ++s, ly += 16) {
         fcCanvas_Rect(b, x0 + 16, ly + 2, x0 + 34, ly + 8, fcPlot_SeriesColor(plot->color[s]));
-        const char* name = scene->jointNames[plot->joint[s]];
+        char name[96];
+        fcPlot_SeriesName(plot, scene, s, name, sizeof name);
         double v = fcPlot_Value(plot, last, s, 0);
         if (q == fc_plotComponents) {
             const double* f = plot->component[last][s];
-            snprintf(text, sizeof text, "%-12s (%9.3f, %9.3f, %9.3f) N", name, f[0], f[1], f[2]);
+            snprintf(text, sizeof text, "%-*s (%9.3f, %9.3f, %9.3f) N", pad, name, f[0], f[1], f[2]);
         } else if (q == fc_plotMoment) {
-            snprintf(text, sizeof text, "%-12s %10.4f N m", name, v);
+            snprintf(text, sizeof text, "%-*s %10.4f N m", pad, name, v);
         } else if (plot->exact[s] != NULL) {
-            snprintf(text, sizeof text, "%-12s %10.4f N   error %+.2e N", name, v, v - plot->exactValue[last][s]);
+            snprintf(text, sizeof text, "%-*s %10.4f N   error %+.2e N", pad, name, v, v - plot->exactValue[last][s]);
         } else {
-            snprintf(text, sizeof text, "%-12s %10.4f N", name, v);
+            snprintf(text, sizeof text, "%-*s %10.4f N", pad, name, v);
         }
         fcCanvas_Text(b, x0 + 42, ly, text, fc_textColor);
     }
@@ -203,7 +218,9 @@ void fcPlot_Draw(fcCanvas* b, const fcScene* scene, const fcPlot* plot, float x0
             if (plot->exact[s] == NULL) continue;
             fcCanvas_Line(b, x0 + 16, ly + 5, x0 + 22, ly + 5, 3, fc_exactColor);
             fcCanvas_Line(b, x0 + 27, ly + 5, x0 + 34, ly + 5, 3, fc_exactColor);
-            if (fit) snprintf(text, sizeof text, "%s: %s", scene->jointNames[plot->joint[s]], plot->exact[s]->label);
+            char name[96];
+            fcPlot_SeriesName(plot, scene, s, name, sizeof name);
+            if (fit) snprintf(text, sizeof text, "%s: %s", name, plot->exact[s]->label);
             else snprintf(text, sizeof text, "dashed: the exact curves (%d channels)", exactCount);
             fcCanvas_Text(b, x0 + 42, ly, text, fc_dimText);
             ly += 16;

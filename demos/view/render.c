@@ -147,14 +147,25 @@ typedef struct fcShapeDraw {
     float color[3];
 } fcShapeDraw;
 
+// A plane shape: drawn as a large translucent quad in its shape frame's xy plane (its normal is local +z).
+typedef struct fcPlaneDraw {
+    int body;
+    float local[16];
+} fcPlaneDraw;
+
+#define FC_MAX_CONTACT_LABELS 8
+
 struct fcRenderer {
     GLuint meshProgram, flatProgram;
     GLint uModel, uViewProjection, uColor, uEye, uLightDir, uEmissive, uTransform;
     GLuint flatVao, flatVbo;
-    fcGpuMesh unitSphere, unitCylinder, unitCone;
+    fcGpuMesh unitSphere, unitCylinder, unitCone, unitMarker, thinCylinder, thinCone;  ///< thin: 8 sides, for the many contacts
     fcShapeDraw* shapes;
     int shapeCount;
+    fcPlaneDraw* planes;
+    int planeCount;
     bool* bodyHasShape;
+    bool* bodyPlane;          ///< the body has a plane shape (its size is unbounded)
     double (*bodyBounds)[5];  ///< fcViewBounds_Compute: [4] is the radius of a body's shapes about its centre
     double lo[3], hi[3], extent;
     double newtonsPerMeter;  ///< arrow scale
@@ -162,7 +173,11 @@ struct fcRenderer {
     float anchorRadius;      ///< drawn radius of the joint anchors, m
     float arrowRadius;       ///< shaft radius of the force arrows, m
     float pointRadius;       ///< drawn radius of bodies without shapes and of tiny spheres
+    float contactRadius;     ///< drawn radius of the contact point markers, m
     fcCanvas lines, tris;    ///< 3D lines (world); 2D triangles (pixels)
+    int labelCount;          ///< the contact force labels of the last scene drawn (few contacts only)
+    double labelAt[FC_MAX_CONTACT_LABELS][3];
+    double labelForce[FC_MAX_CONTACT_LABELS];
     double plotMs;           ///< the last frame's plot building time
 };
 
@@ -214,6 +229,12 @@ fcRenderer* fcRenderer_Create(const char* shaderDir, char* err, size_t errSize)
     r->unitCylinder = fcUpload(&m);
     fcMesh_Cone(&m, 1, 1, 16);
     r->unitCone = fcUpload(&m);
+    fcMesh_Sphere(&m, 1, 8, 4);  // the contact markers and arrows: many, small (a pyramid has hundreds)
+    r->unitMarker = fcUpload(&m);
+    fcMesh_Cylinder(&m, 1, 0.5f, 8);
+    r->thinCylinder = fcUpload(&m);
+    fcMesh_Cone(&m, 1, 1, 8);
+    r->thinCone = fcUpload(&m);
     return r;
 }
 
@@ -221,12 +242,16 @@ static void fcReleaseScene(fcRenderer* r)
 {
     for (int i = 0; i < r->shapeCount; ++i) fcGpuMeshFree(&r->shapes[i].mesh);
     free(r->shapes);
+    free(r->planes);
     free(r->bodyHasShape);
+    free(r->bodyPlane);
     free(r->bodyBounds);
     r->bodyBounds = NULL;
     r->shapes = NULL;
+    r->planes = NULL;
     r->bodyHasShape = NULL;
-    r->shapeCount = 0;
+    r->bodyPlane = NULL;
+    r->shapeCount = r->planeCount = 0;
 }
 
 void fcRenderer_Destroy(fcRenderer* r)
@@ -236,6 +261,9 @@ void fcRenderer_Destroy(fcRenderer* r)
     fcGpuMeshFree(&r->unitSphere);
     fcGpuMeshFree(&r->unitCylinder);
     fcGpuMeshFree(&r->unitCone);
+    fcGpuMeshFree(&r->unitMarker);
+    fcGpuMeshFree(&r->thinCylinder);
+    fcGpuMeshFree(&r->thinCone);
     if (r->flatVao) glDeleteVertexArrays(1, &r->flatVao);
     if (r->flatVbo) glDeleteBuffers(1, &r->flatVbo);
     if (r->meshProgram) glDeleteProgram(r->meshProgram);
@@ -245,13 +273,19 @@ void fcRenderer_Destroy(fcRenderer* r)
     free(r);
 }
 
-// Shape colours: warm hues by shape type, so bodies stand out against the cool background.
-static const float fc_shapeColors[4][3] = {
+// Shape colours: warm hues by shape type, so bodies stand out against the cool background; static bodies
+// (the scenery: posts, slopes, a dome) in a duller tone of the same hue.
+static const float fc_shapeColors[fc_shapeTypeCount][3] = {
     {0.95f, 0.55f, 0.20f},  // sphere
     {0.86f, 0.36f, 0.28f},  // box
     {0.93f, 0.70f, 0.25f},  // capsule
     {0.80f, 0.40f, 0.55f},  // cylinder
+    {0.90f, 0.50f, 0.38f},  // hull
+    {0.95f, 0.55f, 0.20f},  // plane (drawn as a quad of fc_planeColor)
+    {0.72f, 0.52f, 0.40f},  // mesh
 };
+static const float fc_planeColor[4] = {0.20f, 0.22f, 0.27f, 0.6f};
+static const float fc_contactColor[3] = {1.0f, 0.45f, 0.85f};  // the markers: a hue the arrows' ramp does not use
 
 // The smallest 1, 2 or 5 times a power of ten not below x: arrows never longer than the length they were
 // scaled to.
@@ -262,7 +296,8 @@ static double fcNiceCeil(double x)
     return (f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10) * p;
 }
 
-void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce)
+void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce,
+                         int places)
 {
     fcReleaseScene(r);
     memcpy(r->lo, lo, sizeof r->lo);
@@ -272,12 +307,13 @@ void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3]
     r->pointRadius = (float)(0.02 * r->extent);
     // arrows: the peak force is a quarter of the extent long, rounded to a nice scale
     r->peakForce = peakForce > 1e-9 ? peakForce : 1;
-    // many joints: shorter arrows, so they do not hide the bodies
-    double crowd = scene->jointCount > 4 ? 2 / sqrt((double)scene->jointCount) : 1;
+    // many joints or contacts: shorter arrows, so they do not hide the bodies
+    double crowd = places > 4 ? 2 / sqrt((double)places) : 1;
     double longest = 0.25 * r->extent * crowd;
     r->arrowRadius = (float)(0.006 * r->extent * crowd);
     r->newtonsPerMeter = fcNiceCeil(r->peakForce / longest);
     r->bodyHasShape = calloc((size_t)(scene->bodyCount ? scene->bodyCount : 1), sizeof(bool));
+    r->bodyPlane = calloc((size_t)(scene->bodyCount ? scene->bodyCount : 1), sizeof(bool));
     r->bodyBounds = calloc((size_t)(scene->bodyCount ? scene->bodyCount : 1), sizeof *r->bodyBounds);
     if (r->bodyBounds == NULL) abort();
     fcViewBounds_Compute(scene, 0, r->bodyBounds);
@@ -293,15 +329,29 @@ void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3]
         }
     }
     r->shapes = calloc((size_t)(total ? total : 1), sizeof *r->shapes);
-    if (r->bodyHasShape == NULL || r->shapes == NULL) abort();
+    r->planes = calloc((size_t)(total ? total : 1), sizeof *r->planes);
+    if (r->bodyHasShape == NULL || r->bodyPlane == NULL || r->shapes == NULL || r->planes == NULL) abort();
     r->arrowRadius = fminf(r->arrowRadius, 0.6f * r->anchorRadius);
+    r->contactRadius = 0.75f * r->anchorRadius;
     for (int i = 0; i < scene->bodyCount; ++i) {
         int n = fcBody_GetShapeCount(scene->bodies[i]);
         for (int k = 0; k < n; ++k) {
             fcShapeDef def = fcShape_GetDef(fcBody_GetShape(scene->bodies[i], k));
+            r->bodyHasShape[i] = true;
+            versor q = {(float)def.localOrientation.x, (float)def.localOrientation.y, (float)def.localOrientation.z,
+                        (float)def.localOrientation.w};
+            mat4 m;
+            glm_quat_mat4(q, m);
+            m[3][0] = (float)def.localPosition.x, m[3][1] = (float)def.localPosition.y, m[3][2] = (float)def.localPosition.z;
+            if (def.type == fc_planeShape) {
+                fcPlaneDraw* p = r->planes + r->planeCount++;
+                p->body = i;
+                memcpy(p->local, m, sizeof p->local);
+                r->bodyPlane[i] = true;
+                continue;
+            }
             fcShapeDraw* s = r->shapes + r->shapeCount++;
             s->body = i;
-            r->bodyHasShape[i] = true;
             fcMesh mesh;
             float radius = (float)def.radius, halfHeight = (float)def.halfHeight;
             switch (def.type) {
@@ -310,6 +360,14 @@ void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3]
                 break;
             case fc_capsuleShape: fcMesh_Capsule(&mesh, radius, halfHeight, 24, 12); break;
             case fc_cylinderShape: fcMesh_Cylinder(&mesh, radius, halfHeight, 32); break;
+            case fc_hullShape:
+                if (fcMesh_Hull(&mesh, def.points, def.pointCount)) break;
+                fcMesh_Free(&mesh);
+                fcMesh_Sphere(&mesh, r->pointRadius, 32, 16);  // degenerate points: a marker
+                break;
+            case fc_meshShape:
+                fcMesh_Triangles(&mesh, def.vertices, def.vertexCount, def.indices, def.triangleCount);
+                break;
             case fc_sphereShape:
             default:
                 // point-like spheres (the pendulum's bob) are drawn at a visible size
@@ -317,12 +375,9 @@ void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3]
                 break;
             }
             s->mesh = fcUpload(&mesh);
-            memcpy(s->color, fc_shapeColors[(unsigned)def.type < 4 ? def.type : 0], sizeof s->color);
-            versor q = {(float)def.localOrientation.x, (float)def.localOrientation.y, (float)def.localOrientation.z,
-                        (float)def.localOrientation.w};
-            mat4 m;
-            glm_quat_mat4(q, m);
-            m[3][0] = (float)def.localPosition.x, m[3][1] = (float)def.localPosition.y, m[3][2] = (float)def.localPosition.z;
+            memcpy(s->color, fc_shapeColors[(unsigned)def.type < fc_shapeTypeCount ? def.type : 0], sizeof s->color);
+            if (fcBody_GetType(scene->bodies[i]) == fc_staticBody)
+                for (int c = 0; c < 3; ++c) s->color[c] = 0.5f * s->color[c] + 0.5f * 0.55f;
             memcpy(s->local, m, sizeof s->local);
         }
     }
@@ -367,8 +422,8 @@ static void fcAlongMatrix(const float from[3], const float dir[3], float length,
 // An arrow of length |force| / newtonsPerMeter along the force: with its tip at the point (a joint's anchor:
 // the force on body_b arrives there) or, tail first, leaving the point (a string's pull on a body's centre).
 // dim < 1: the x-ray pass that shows, darker, the parts of an arrow hidden inside a body.
-static void fcDrawArrow(const fcRenderer* r, const double point[3], const double force[3], double magnitude, bool tipAtPoint,
-                        float dim)
+static void fcDrawArrowMesh(const fcRenderer* r, const double point[3], const double force[3], double magnitude,
+                            bool tipAtPoint, float dim, bool thin)
 {
     double length = magnitude / r->newtonsPerMeter;
     if (!(length > 1e-4 * r->extent)) return;
@@ -389,10 +444,16 @@ static void fcDrawArrow(const fcRenderer* r, const double point[3], const double
     mat4 shift;
     glm_translate_make(shift, (vec3){0, 0, 0.5f});
     glm_mat4_mul(m, shift, m);
-    fcDrawMesh(r, &r->unitCylinder, m, color, dim < 1 ? 1 : 0.3f);
+    fcDrawMesh(r, thin ? &r->thinCylinder : &r->unitCylinder, m, color, dim < 1 ? 1 : 0.3f);
     float tip[3] = {from[0] + dir[0] / n * shaft, from[1] + dir[1] / n * shaft, from[2] + dir[2] / n * shaft};
     fcAlongMatrix(tip, dir, head, radius * 2.6f, m);
-    fcDrawMesh(r, &r->unitCone, m, color, dim < 1 ? 1 : 0.3f);
+    fcDrawMesh(r, thin ? &r->thinCone : &r->unitCone, m, color, dim < 1 ? 1 : 0.3f);
+}
+
+static void fcDrawArrow(const fcRenderer* r, const double point[3], const double force[3], double magnitude, bool tipAtPoint,
+                        float dim)
+{
+    fcDrawArrowMesh(r, point, force, magnitude, tipAtPoint, dim, false);
 }
 
 // An anchor deep inside body_b (a rail's at the cart's centre, a rod's at the payload's): its arrow would hide
@@ -407,11 +468,42 @@ static bool fcAnchorInside(const fcRenderer* r, const fcViewFrame* frame, const 
     return d < 0.5 * r->bodyBounds[v->bodyB][4];
 }
 
+void fcRenderer_ArrowColor(const fcRenderer* r, double magnitude, float rgb[3])
+{
+    fcColorRamp(magnitude / (1.2 * r->peakForce), rgb);
+}
+
+// A contact's arrow shows the normal force on its body pushing, its tip at the point, coming from the other
+// body's side (under a translucent ground plane, or inside the box below); when the other body is much larger
+// than this one and not a plane (a dome under a skier) it would hide in it, so it leaves the point instead,
+// through the small body and out.
+bool fcRenderer_ContactArrow(const fcRenderer* r, const fcViewContact* c, double tail[3], double tip[3])
+{
+    // shorter than its head is wide it would be a flat disc: the marker shows the point instead
+    double length = c->force / r->newtonsPerMeter;
+    if (!(length > 1e-4 * r->extent) || !(length > 2 * 2.6 * r->arrowRadius)) return false;
+    bool leave = c->body >= 0 && c->other >= 0 && !r->bodyPlane[c->other] &&
+                 r->bodyBounds[c->other][4] > 4 * r->bodyBounds[c->body][4];
+    for (int k = 0; k < 3; ++k) {
+        tail[k] = leave ? c->point[k] : c->point[k] - length * c->normal[k];
+        tip[k] = leave ? c->point[k] + length * c->normal[k] : c->point[k];
+    }
+    return true;
+}
+
 // Every joint's arrows: at the anchor for a joint with a place; a coupling's or user row's pull on each of its
-// bodies from the body's centre. xray: the dim pass, only for arrows that start inside a body.
-static void fcDrawArrows(const fcRenderer* r, const fcViewFrame* frame, bool xray)
+// bodies from the body's centre; each contact point's normal force (contacts). xray: the dim pass, only for
+// arrows that start inside a body (a contact's always: it lies in one of the two bodies).
+static void fcDrawArrows(const fcRenderer* r, const fcViewFrame* frame, bool xray, bool contacts)
 {
     float dim = xray ? 0.45f : 1;
+    for (int i = 0; contacts && i < frame->contactCount; ++i) {  // inside a body by their nature: less dim
+        float contactDim = xray ? 0.6f : 1;
+        const fcViewContact* c = frame->contacts + i;
+        double tail[3], tip[3];
+        if (fcRenderer_ContactArrow(r, c, tail, tip))
+            fcDrawArrowMesh(r, tip, c->normal, c->force, true, contactDim, frame->contactCount > 16);
+    }
     for (int j = 0; j < frame->jointCount; ++j) {
         const fcViewJoint* v = frame->joints + j;
         if (v->point) {
@@ -534,8 +626,60 @@ static void fcFitText(const char* text, float maxWidth, char* out, size_t size)
     snprintf(out, size, "%s", buffer);
 }
 
+// A plane's frame in the world: origin, in-plane axes u and v, normal n.
+static void fcPlaneFrame(const fcPlaneDraw* p, const fcViewFrame* frame, double o[3], double u[3], double v[3], double n[3])
+{
+    mat4 pose, local, m;
+    memcpy(local, p->local, sizeof local);
+    fcPoseMatrix(frame->bodies + p->body, pose);
+    glm_mat4_mul(pose, local, m);
+    for (int k = 0; k < 3; ++k) u[k] = m[0][k], v[k] = m[1][k], n[k] = m[2][k], o[k] = m[3][k];
+}
+
+// The grid's spacing and half size (in steps), and the point the grid and the planes are centred under.
+static void fcGridLayout(const fcRenderer* r, double* step, int* n, double centre[3])
+{
+    *step = fcNiceStep(r->extent / 8);
+    *n = 12;
+    centre[0] = 0.5 * (r->lo[0] + r->hi[0]), centre[1] = 0.5 * (r->lo[1] + r->hi[1]);
+    centre[2] = r->planeCount > 0 ? 0.5 * (r->lo[2] + r->hi[2]) : r->lo[2] - 0.15 * r->extent;
+}
+
+// The planes: translucent quads as large as the grid, drawn after the bodies and before the arrows, writing no
+// depth: the ground hides nothing, and what lies under it (a contact's arrow pushing up on a box) is drawn
+// over it, crossed by the grid's lines.
+static void fcDrawPlanes(fcRenderer* r, const fcViewFrame* frame, const float* vp)
+{
+    if (r->planeCount == 0) return;
+    double step, centre[3];
+    int n;
+    fcGridLayout(r, &step, &n, centre);
+    for (int i = 0; i < r->planeCount; ++i) {
+        double o[3], u[3], v[3], pn[3];
+        fcPlaneFrame(r->planes + i, frame, o, u, v, pn);
+        double rc[3] = {centre[0] - o[0], centre[1] - o[1], centre[2] - o[2]};
+        double du = rc[0] * u[0] + rc[1] * u[1] + rc[2] * u[2], dv = rc[0] * v[0] + rc[1] * v[1] + rc[2] * v[2];
+        du = step * floor(du / step), dv = step * floor(dv / step);
+        double half = n * step, q[4][3];
+        static const double corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        for (int c = 0; c < 4; ++c)
+            for (int k = 0; k < 3; ++k)
+                q[c][k] = o[k] + (du + corners[c][0] * half) * u[k] + (dv + corners[c][1] * half) * v[k];
+        static const int order[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; ++k)
+            fcCanvas_Push(&r->lines, (float)q[order[k]][0], (float)q[order[k]][1], (float)q[order[k]][2], fc_planeColor);
+    }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    fcFlush(r, &r->lines, GL_TRIANGLES, vp);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    glUseProgram(r->meshProgram);
+}
+
 static void fcDrawScene(fcRenderer* r, const fcViewFrame* frame, const fcPlot* plot, const fcTrail* trail,
-                        const fcCamera* cam, int w, int h)
+                        const fcCamera* cam, int w, int h, bool contacts)
 {
     mat4 vp;
     fcCameraMatrix(cam, r->extent, w, h, vp);
@@ -592,12 +736,29 @@ static void fcDrawScene(fcRenderer* r, const fcViewFrame* frame, const fcPlot* p
         if (frame->joints[j].type == fc_distanceJoint) fcDrawRod(r, frame->joints[j].anchorA, frame->joints[j].anchor);
     // the x-ray pass first, against the bodies' depth only: where an arrow runs inside or behind a body (a rail's
     // force arrives at the cart's centre) it shows through, darker; then the arrows themselves, bright where seen
+    fcDrawPlanes(r, frame, (const float*)vp);
+    // the contact points: small markers in a colour of their own
+    r->labelCount = 0;
+    for (int i = 0; contacts && i < frame->contactCount; ++i) {
+        const fcViewContact* c = frame->contacts + i;
+        mat4 model;
+        glm_translate_make(model, (vec3){(float)c->point[0], (float)c->point[1], (float)c->point[2]});
+        glm_scale_uni(model, r->contactRadius * (frame->contactCount > 16 ? 0.7f : 1));
+        fcDrawMesh(r, &r->unitMarker, model, fc_contactColor, 0.35f);
+        double tail[3], tip[3];
+        // a few contacts (a box on the ground): each arrow labelled with its force, at its free end
+        if (frame->contactCount <= FC_MAX_CONTACT_LABELS && fcRenderer_ContactArrow(r, c, tail, tip)) {
+            bool tipFree = tip[0] != c->point[0] || tip[1] != c->point[1] || tip[2] != c->point[2];
+            memcpy(r->labelAt[r->labelCount], tipFree ? tip : tail, sizeof r->labelAt[0]);
+            r->labelForce[r->labelCount++] = c->force;
+        }
+    }
     glDepthFunc(GL_GREATER);
     glDepthMask(GL_FALSE);
-    fcDrawArrows(r, frame, true);
+    fcDrawArrows(r, frame, true, contacts);
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
-    fcDrawArrows(r, frame, false);
+    fcDrawArrows(r, frame, false, contacts);
     static const float dragColor[3] = {1.0f, 0.88f, 0.30f};
     if (frame->drag.active) {
         mat4 model;
@@ -607,18 +768,28 @@ static void fcDrawScene(fcRenderer* r, const fcViewFrame* frame, const fcPlot* p
         fcDrawMesh(r, &r->unitSphere, model, dragColor, 0.6f);
     }
 
-    // the ground grid below the motion, links from each anchor to its bodies, the drag spring
-    double step = fcNiceStep(r->extent / 8);
-    double cx = 0.5 * (r->lo[0] + r->hi[0]), cy = 0.5 * (r->lo[1] + r->hi[1]);
-    double z = r->lo[2] - 0.15 * r->extent;
-    int n = 12;
-    double ox = step * floor(cx / step), oy = step * floor(cy / step);
+    // the ground grid: in the scene's first plane shape (the ground), else below the motion; links from each
+    // anchor to its bodies, the drag spring
+    double step, centre[3];
+    int n;
+    fcGridLayout(r, &step, &n, centre);
+    double go[3] = {0, 0, centre[2]}, gu[3] = {1, 0, 0}, gv[3] = {0, 1, 0}, gn[3] = {0, 0, 1};
+    if (r->planeCount > 0) fcPlaneFrame(r->planes, frame, go, gu, gv, gn);
+    double rel[3] = {centre[0] - go[0], centre[1] - go[1], centre[2] - go[2]};
+    double cu = step * floor((rel[0] * gu[0] + rel[1] * gu[1] + rel[2] * gu[2]) / step);
+    double cv = step * floor((rel[0] * gv[0] + rel[1] * gv[1] + rel[2] * gv[2]) / step);
+    double lift = r->planeCount > 0 ? 0.002 * r->extent : 0;  // above the plane's quad
+    double g0[3];  // the grid's centre
+    for (int k = 0; k < 3; ++k) g0[k] = go[k] + cu * gu[k] + cv * gv[k] + lift * gn[k];
     for (int i = -n; i <= n; ++i) {
         float c[4] = {0.30f, 0.33f, 0.40f, 1};
         if (i == 0) c[0] = 0.42f, c[1] = 0.45f, c[2] = 0.54f;
-        double a[3] = {ox + i * step, oy - n * step, z}, b[3] = {ox + i * step, oy + n * step, z};
+        double a[3], b[3], a2[3], b2[3];
+        for (int k = 0; k < 3; ++k) {
+            a[k] = g0[k] + i * step * gu[k] - n * step * gv[k], b[k] = g0[k] + i * step * gu[k] + n * step * gv[k];
+            a2[k] = g0[k] - n * step * gu[k] + i * step * gv[k], b2[k] = g0[k] + n * step * gu[k] + i * step * gv[k];
+        }
         fcLine3(&r->lines, a, b, c);
-        double a2[3] = {ox - n * step, oy + i * step, z}, b2[3] = {ox + n * step, oy + i * step, z};
         fcLine3(&r->lines, a2, b2, c);
     }
     static const float linkColor[4] = {0.80f, 0.82f, 0.88f, 1};
@@ -642,6 +813,20 @@ static void fcDrawScene(fcRenderer* r, const fcViewFrame* frame, const fcPlot* p
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     fcFlush(r, &r->lines, GL_LINES, (const float*)vp);
+    // the contact normals: short lines from each point along the force on its body, over everything
+    if (contacts && frame->contactCount > 0) {
+        static const float normalColor[4] = {1.0f, 0.62f, 0.92f, 0.6f};
+        double length = (frame->contactCount > 16 ? 2.5 : 3.5) * r->contactRadius;
+        for (int i = 0; i < frame->contactCount; ++i) {
+            const fcViewContact* c = frame->contacts + i;
+            double e[3] = {c->point[0] + length * c->normal[0], c->point[1] + length * c->normal[1],
+                           c->point[2] + length * c->normal[2]};
+            fcLine3(&r->lines, c->point, e, normalColor);
+        }
+        glDisable(GL_DEPTH_TEST);
+        fcFlush(r, &r->lines, GL_LINES, (const float*)vp);
+        glEnable(GL_DEPTH_TEST);
+    }
     glDisable(GL_BLEND);
 }
 
@@ -653,7 +838,7 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
     glClearColor(0.115f, 0.125f, 0.150f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glViewport(0, 0, sw, height);
-    fcDrawScene(r, frame, plot, o->trail, camera, sw, height);
+    fcDrawScene(r, frame, plot, o->trail, camera, sw, height, !o->hideContacts);
 
     // 2D: pixels, y down
     glViewport(0, 0, width, height);
@@ -683,11 +868,29 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
     snprintf(text, sizeof text, "real-time factor %.2f   step %.3f ms   %.0f fps", o->realTimeFactor, o->stepMs, o->fps);
     fcCanvas_Text(b, 14, y, text, fc_dimText);
     y += 18;
-    snprintf(text, sizeof text, "arrows: the joints' force on body b (a string's pull at the bodies), 1 m = %g N",
-             r->newtonsPerMeter);
+    if (scene->jointCount == 0)
+        snprintf(text, sizeof text, "arrows: each contact point's normal force (on the body it pushes), 1 m = %g N",
+                 r->newtonsPerMeter);
+    else if (frame->contactCount > 0)
+        snprintf(text, sizeof text, "arrows: the joints' force on body b and the contacts' normal forces, 1 m = %g N",
+                 r->newtonsPerMeter);
+    else
+        snprintf(text, sizeof text, "arrows: the joints' force on body b (a string's pull at the bodies), 1 m = %g N",
+                 r->newtonsPerMeter);
     fcFitText(text, maxWidth, text, sizeof text);
     fcCanvas_Text(b, 14, y, text, fc_dimText);
     y += 18;
+    if (frame->contactCount > 0) {
+        double total = 0;
+        for (int i = 0; i < frame->contactCount; ++i) total += frame->contacts[i].force;
+        snprintf(text, sizeof text, "contacts: %d point%s on %d pair%s, normal forces %.5g N in all, complementarity %.1e m/s%s",
+                 frame->contactCount, frame->contactCount == 1 ? "" : "s", frame->manifoldCount,
+                 frame->manifoldCount == 1 ? "" : "s", total, frame->complementarityResidual,
+                 o->hideContacts ? " (hidden: C)" : "");
+        fcFitText(text, maxWidth, text, sizeof text);
+        fcCanvas_Text(b, 14, y, text, fc_dimText);
+        y += 18;
+    }
     fcFitText("mouse: drag a body to pull it, click a joint or body to plot it", maxWidth, text, sizeof text);
     fcCanvas_Text(b, 14, y, text, fc_dimText);
     if (frame->drag.active) {
@@ -697,6 +900,27 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
                  sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
         static const float dragText[4] = {1.0f, 0.88f, 0.30f, 1};
         fcCanvas_Text(b, 14, y, text, dragText);
+    }
+    // the contact force labels, beside the arrows' free ends
+    // (one that would overlap a label already placed is left out: a small box's four corners crowd)
+    static const float labelColor[4] = {1.0f, 0.80f, 0.95f, 1};
+    float placed[FC_MAX_CONTACT_LABELS][4];
+    int placedCount = 0;
+    for (int i = 0; !o->hideContacts && i < r->labelCount; ++i) {
+        double px[2];
+        if (!fcCamera_Project(camera, r->extent, sw, height, r->labelAt[i], px)) continue;
+        if (px[0] < 0 || px[0] > sw - 40 || px[1] < 0 || px[1] > height) continue;
+        snprintf(text, sizeof text, "%.2f N", r->labelForce[i]);
+        float tw = fcCanvas_TextWidth(text);
+        float box[4] = {(float)px[0] + 4, (float)px[1] - 7, (float)px[0] + 10 + tw, (float)px[1] + 9};
+        bool overlaps = false;
+        for (int k = 0; k < placedCount && !overlaps; ++k)
+            overlaps = box[0] < placed[k][2] && placed[k][0] < box[2] && box[1] < placed[k][3] && placed[k][1] < box[3];
+        if (overlaps) continue;
+        memcpy(placed[placedCount++], box, sizeof box);
+        float bg[4] = {0.05f, 0.055f, 0.07f, 0.7f};
+        fcCanvas_Rect(b, box[0], box[1], box[2], box[3], bg);
+        fcCanvas_Text(b, (float)px[0] + 7, (float)px[1] - 5, text, labelColor);
     }
     // the log: newest line at the bottom, just above the colour scale
     if (o->log != NULL)
@@ -725,9 +949,11 @@ void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* fra
             "R           reset the scene",
             "N / P       next / previous demo",
             "F           plot |F|, |M| or force components",
+            "C           contacts: points, normals, arrows on/off",
             "left drag   on a body: pull it with a spring",
             "            elsewhere: orbit the camera",
             "click       a joint or body: plot channel on/off",
+            "            (a body without joints: its contacts)",
             "right drag  pan      wheel  zoom",
             "H           this help      Esc  quit",
         };

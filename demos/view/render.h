@@ -37,6 +37,7 @@ typedef struct fcViewOverlay {
     bool help;
     const fcViewLog* log;    ///< its newest lines are shown (may be NULL)
     const fcTrail* trail;    ///< a body's path, drawn in the scene (may be NULL)
+    bool hideContacts;       ///< C: the contact points, normals, force arrows and labels left out
 } fcViewOverlay;
 
 typedef struct fcRenderer fcRenderer;
@@ -45,9 +46,12 @@ typedef struct fcRenderer fcRenderer;
 /// naming the file and line on a compile or link error.
 fcRenderer* fcRenderer_Create(const char* shaderDir, char* err, size_t errSize);
 void fcRenderer_Destroy(fcRenderer* r);
-/// Build the meshes of the scene's shapes, the arrow scale and the grid. extent and peak force come from a
-/// short look-ahead run (see view.c); lo and hi bound the motion.
-void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce);
+/// Build the meshes of the scene's shapes (hulls from their points, meshes from their triangles, planes as a
+/// large translucent quad with the grid in it), the arrow scale and the grid. extent, peak force and places
+/// come from a short look-ahead run (see view.c); lo and hi bound the motion; places is the most arrows' places
+/// drawn at once (joints and touching contacts), which shortens the arrows of a crowded scene.
+void fcRenderer_SetScene(fcRenderer* r, const fcScene* scene, const double lo[3], const double hi[3], double peakForce,
+                         int places);
 /// Draw everything into the bound framebuffer of size width x height pixels.
 void fcRenderer_Draw(fcRenderer* r, const fcScene* scene, const fcViewFrame* frame, const fcPlot* plot,
                      const fcCamera* camera, const fcViewOverlay* overlay, int width, int height);
@@ -60,5 +64,9 @@ double fcRenderer_NewtonsPerMeter(const fcRenderer* r);
 /// The size of the motion (m), and the radius bodies without shapes and point-like spheres are drawn at.
 double fcRenderer_Extent(const fcRenderer* r);
 double fcRenderer_PointRadius(const fcRenderer* r);
+/// The colour a force arrow of this magnitude is drawn in (before lighting), rgb.
+void fcRenderer_ArrowColor(const fcRenderer* r, double magnitude, float rgb[3]);
+/// Where the arrow of a contact point is drawn: from tail to tip (world, m). False when too short to draw.
+bool fcRenderer_ContactArrow(const fcRenderer* r, const fcViewContact* contact, double tail[3], double tip[3]);
 
 #endif

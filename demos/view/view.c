@@ -70,6 +70,8 @@ struct fcViewer {
     fcDrag drag;
     double (*bounds)[5];  ///< the bodies' drawn bounding spheres (picking)
     double lo[3], hi[3], peakForce;  ///< from the look-ahead
+    int places;                      ///< the most arrows' places at once (joints, touching contact pairs)
+    bool hideContacts;               ///< C: contacts not drawn
     fcRenderer* renderer;
     fcCamera camera;
     fcGlTarget gl;
@@ -120,7 +122,17 @@ static void fcGrowByShapes(fcBodyId body, double lo[3], double hi[3])
         case fc_capsuleShape: he = fcV3(d.radius, d.radius, d.halfHeight + d.radius); break;
         case fc_cylinderShape: he = fcV3(d.radius, d.radius, d.halfHeight); break;
         case fc_sphereShape: he = fcV3(d.radius, d.radius, d.radius); break;
-        default: continue;
+        case fc_hullShape:
+        case fc_meshShape: {  // the box of the points about the shape's origin
+            const fcVec3* p = d.type == fc_hullShape ? d.points : d.vertices;
+            int n = d.type == fc_hullShape ? d.pointCount : d.vertexCount;
+            if (p == NULL || n <= 0) continue;
+            double r = 0;
+            for (int i = 0; i < n; ++i) r = fmax(r, fmax(fabs(p[i].x), fmax(fabs(p[i].y), fabs(p[i].z))));
+            he = fcV3(r, r, r);
+            break;
+        }
+        default: continue;  // a plane: unbounded, the grid shows it
         }
         fcQuat qs = fcQuat_Mul(q, d.localOrientation);
         fcVec3 c = fcVec3_Add(x, fcQuat_Rotate(q, d.localPosition));
@@ -132,20 +144,49 @@ static void fcGrowByShapes(fcBodyId body, double lo[3], double hi[3])
     }
 }
 
+static int fcCompareDoubles(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
 // A short look-ahead run on a second copy of the scene: the box the motion sweeps (bodies with their shapes,
-// anchors) and the peak force of any arrow drawn (joint forces, and a coupling's pull on both bodies), for the
-// camera framing and the arrow scale.
-static void fcLookAhead(const char* path, double lo[3], double hi[3], double* peakForce)
+// anchors), the peak force of any arrow drawn (joint forces, a coupling's pull on both bodies, contact normal
+// forces) and the most places arrows are drawn at in one step (joints, and touching contact pairs counted four
+// to a place), for the camera framing and the arrow scale. A contact's impacts last a step and would shrink
+// every other arrow: its peak is the 90th percentile of the steps' largest contact forces.
+static void fcLookAhead(const char* path, double lo[3], double hi[3], double* peakForce, int* places)
 {
     for (int k = 0; k < 3; ++k) lo[k] = INFINITY, hi[k] = -INFINITY;
     *peakForce = 0;
+    *places = 0;
     fcScene s;
     if (!fcScene_Load(path, &s, NULL, 0)) return;
+    *places = s.jointCount;
     fcViewFrame f;
     fcViewFrame_Init(&f, &s);
     double T = fmin(fmax(s.duration, 1.5), 4), start = fcNowMs();  // at most 300 ms of wall time
+    int contactSteps = 0, contactCapacity = 0;
+    double* contactPeaks = NULL;
+    fcViewFrame first;  // the first step with contacts: its arrows are framed too
+    fcViewFrame_Init(&first, &s);
     for (int n = 0;; ++n) {
         fcViewFrame_Capture(&f, &s, 0);
+        if (f.contactCount > 0) {
+            double peak = 0;
+            for (int i = 0; i < f.contactCount; ++i)
+                if (isfinite(f.contacts[i].force)) peak = fmax(peak, f.contacts[i].force);
+            if (contactSteps == contactCapacity) {
+                contactCapacity = contactCapacity ? 2 * contactCapacity : 256;
+                double* bigger = realloc(contactPeaks, (size_t)contactCapacity * sizeof *bigger);
+                if (bigger == NULL) abort();
+                contactPeaks = bigger;
+            }
+            if (contactSteps == 0) fcViewFrame_Copy(&first, &f);
+            contactPeaks[contactSteps++] = peak;
+            // a pair's points (up to 4) sit together, in one place: four pairs count as one joint
+            if (s.jointCount + f.manifoldCount / 4 > *places) *places = s.jointCount + f.manifoldCount / 4;
+        }
         for (int i = 0; i < f.bodyCount; ++i) {
             for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], f.bodies[i].p[k]), hi[k] = fmax(hi[k], f.bodies[i].p[k]);
             if (n == 0 || fcBody_GetType(s.bodies[i]) != fc_staticBody) fcGrowByShapes(s.bodies[i], lo, hi);
@@ -163,6 +204,30 @@ static void fcLookAhead(const char* path, double lo[3], double hi[3], double* pe
         }
         if (f.time >= T || fcNowMs() - start > 300 || !fcWorld_Step(s.world)) break;
     }
+    if (contactSteps > 0) {
+        qsort(contactPeaks, (size_t)contactSteps, sizeof *contactPeaks, fcCompareDoubles);
+        *peakForce = fmax(*peakForce, contactPeaks[(int)(0.9 * (contactSteps - 1))]);
+        // the contact arrows of the first and the last step, about as long as the renderer will draw them
+        // (fcRenderer_SetScene: the peak a quarter of the extent, less when crowded), on either side of the point
+        double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+        double extent = fmax(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), 0.1);
+        double crowd = *places > 4 ? 2 / sqrt((double)*places) : 1, perNewton = 0.25 * extent * crowd / *peakForce;
+        const fcViewFrame* frames[2] = {&first, &f};
+        double glo[3], ghi[3];
+        memcpy(glo, lo, sizeof glo), memcpy(ghi, hi, sizeof ghi);
+        for (int k = 0; k < 2; ++k)
+            for (int i = 0; i < frames[k]->contactCount; ++i) {
+                const fcViewContact* c = frames[k]->contacts + i;
+                double l = fmin(c->force, *peakForce) * perNewton;
+                for (int a = 0; a < 3; ++a) {
+                    glo[a] = fmin(glo[a], fmin(c->point[a] - l * c->normal[a], c->point[a] + l * c->normal[a]));
+                    ghi[a] = fmax(ghi[a], fmax(c->point[a] - l * c->normal[a], c->point[a] + l * c->normal[a]));
+                }
+            }
+        memcpy(lo, glo, sizeof glo), memcpy(hi, ghi, sizeof ghi);
+    }
+    free(contactPeaks);
+    fcViewFrame_Free(&first);
     fcViewFrame_Free(&f);
     fcScene_Free(&s);
 }
@@ -212,7 +277,7 @@ static void fcUnloadScene(fcViewer* v)
 static void fcAttachRenderer(fcViewer* v, bool keepCamera)
 {
     if (v->renderer == NULL) return;
-    fcRenderer_SetScene(v->renderer, &v->scene, v->lo, v->hi, v->peakForce);
+    fcRenderer_SetScene(v->renderer, &v->scene, v->lo, v->hi, v->peakForce, v->places);
     fcViewBounds_Compute(&v->scene, fcRenderer_PointRadius(v->renderer), v->bounds);
     if (!keepCamera) fcFitCamera(v);
 }
@@ -229,7 +294,7 @@ static bool fcLoadScene(fcViewer* v, bool keepCamera, char* err, size_t errSize)
     fcViewFrame_Init(&v->draw, &scene);
     v->bounds = calloc((size_t)(scene.bodyCount ? scene.bodyCount : 1), sizeof *v->bounds);
     if (v->bounds == NULL) abort();
-    fcLookAhead(v->scenePath, v->lo, v->hi, &v->peakForce);
+    fcLookAhead(v->scenePath, v->lo, v->hi, &v->peakForce, &v->places);
     if (!(v->lo[0] <= v->hi[0]))
         for (int k = 0; k < 3; ++k) v->lo[k] = -1, v->hi[k] = 1;
     const char* stem = v->demoIndex >= 0 ? v->demos.names[v->demoIndex] : scene.name;
@@ -468,6 +533,16 @@ static int fcBodyChannel(const fcViewer* v, int body)
     return -1;
 }
 
+// A body without a joint to plot: its contact channel (the total contact force on it).
+static void fcToggleContactChannel(fcViewer* v, int body)
+{
+    int r = fcPlot_ToggleBody(v->plot, &v->scene, body);
+    const char* name = v->scene.bodyNames[body];
+    if (r > 0) fcViewLog_Add(&v->log, "plot: + %s contacts (clicked it)", name);
+    else if (r < 0) fcViewLog_Add(&v->log, "plot: - %s contacts (clicked it)", name);
+    else fcViewLog_Add(&v->log, "plot full (%d channels): click one to remove it", FC_PLOT_MAX_SERIES);
+}
+
 static void fcToggleChannel(fcViewer* v, int joint, const char* why)
 {
     if (joint < 0) {
@@ -565,6 +640,7 @@ static void fcMouseRelease(fcViewer* v)
         fcDrag_End(&v->drag);
     } else if (m->moved < FC_CLICK_PIXELS) {
         if (m->pickJoint >= 0) fcToggleChannel(v, m->pickJoint, "clicked its anchor");
+        else if (m->pickBody >= 0 && fcBodyChannel(v, m->pickBody) < 0) fcToggleContactChannel(v, m->pickBody);
         else if (m->pickBody >= 0) fcToggleChannel(v, fcBodyChannel(v, m->pickBody), v->scene.bodyNames[m->pickBody]);
     }
     memset(m, 0, sizeof *m);
@@ -612,6 +688,10 @@ static void fcHandleKey(fcViewer* v, SDL_Keycode key)
     case SDLK_n: fcSwitchDemo(v, 1); break;
     case SDLK_p: fcSwitchDemo(v, -1); break;
     case SDLK_h: v->help = !v->help; break;
+    case SDLK_c:
+        v->hideContacts = !v->hideContacts;
+        fcViewLog_Add(&v->log, "contacts %s", v->hideContacts ? "hidden" : "shown");
+        break;
     case SDLK_f:
         v->plot->quantity = (fcPlotQuantity)((v->plot->quantity + 1) % fc_plotQuantityCount);
         fcViewLog_Add(&v->log, "plot: %s", quantities[v->plot->quantity]);
@@ -735,7 +815,7 @@ bool fcViewer_Frame(fcViewer* v, double dt)
     char status[64];
     fcStatus(v, status, sizeof status);
     fcViewOverlay overlay = {v->scene.name, v->description, status, v->rtf, v->stepMsAverage, v->fps, v->help, &v->log,
-                             v->trail.body >= 0 ? &v->trail : NULL};
+                             v->trail.body >= 0 ? &v->trail : NULL, v->hideContacts};
     glBindFramebuffer(GL_FRAMEBUFFER, v->headless ? v->gl.fbo : 0);
     double r0 = fcNowMs();
     fcRenderer_Draw(v->renderer, &v->scene, &v->draw, v->plot, &v->camera, &overlay, v->width, v->height);
@@ -764,6 +844,12 @@ const fcDrag* fcViewer_GetDrag(const fcViewer* v) { return &v->drag; }
 bool fcViewer_IsPaused(const fcViewer* v) { return v->paused; }
 fcViewerTimes fcViewer_GetTimes(const fcViewer* v) { return v->times; }
 void fcViewer_SetFinish(fcViewer* v, bool finish) { v->finish = finish; }
+double fcViewer_ArrowScale(const fcViewer* v) { return fcRenderer_NewtonsPerMeter(v->renderer); }
+void fcViewer_ArrowColor(const fcViewer* v, double magnitude, float rgb[3]) { fcRenderer_ArrowColor(v->renderer, magnitude, rgb); }
+bool fcViewer_ContactArrow(const fcViewer* v, const fcViewContact* c, double tail[3], double tip[3])
+{
+    return fcRenderer_ContactArrow(v->renderer, c, tail, tip);
+}
 
 unsigned char* fcViewer_ReadPixels(fcViewer* v, int* width, int* height)
 {
@@ -789,9 +875,9 @@ static void fcViewUsage(FILE* f)
             "Headless without a display uses SDL's offscreen driver (EGL); xvfb-run works too.\n"
             "Shaders are read from %s (override with FULCRUM_SHADER_DIR).\n"
             "Keys: space pause/run, S step, 1/2/3/4 speed 1, 1/2, 1/4, 1/10, R reset, N/P next/previous demo,\n"
-            "      F plot |F|, |M| or components, H help, Esc quit. Mouse: left drag on a body pulls it with a\n"
-            "      spring, elsewhere orbits; a click on a joint or body adds or removes its plot channel; right\n"
-            "      drag pans, the wheel zooms.\n",
+            "      F plot |F|, |M| or components, C contacts on/off, H help, Esc quit. Mouse: left drag on a body\n"
+            "      pulls it with a spring, elsewhere orbits; a click on a joint or body adds or removes its plot\n"
+            "      channel (a body without joints: its contact force); right drag pans, the wheel zooms.\n",
             FC_DEFAULT_DEMO, fcShaderDirectory());
 }
 

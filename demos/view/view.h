@@ -49,6 +49,11 @@ typedef struct fcViewerTimes {
     int steps;  ///< physics steps taken in the frame
 } fcViewerTimes;
 fcViewerTimes fcViewer_GetTimes(const fcViewer* viewer);
+/// The force arrows' scale, N per m of arrow, and the colour (rgb, before lighting) of an arrow of a magnitude.
+double fcViewer_ArrowScale(const fcViewer* viewer);
+void fcViewer_ArrowColor(const fcViewer* viewer, double magnitude, float rgb[3]);
+/// Where the arrow of a contact point of the last step is drawn, tail to tip (world, m); false when not drawn.
+bool fcViewer_ContactArrow(const fcViewer* viewer, const fcViewContact* contact, double tail[3], double tip[3]);
 /// Wait for the GPU at the end of each frame (glFinish), so that renderMs holds its work too (benchmarks).
 void fcViewer_SetFinish(fcViewer* viewer, bool finish);
 /// The last frame drawn, RGBA, top row first (free it); headless only, NULL otherwise.
