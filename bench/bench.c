@@ -1,0 +1,997 @@
+// SPDX-License-Identifier: MIT
+// fulcrum-bench: the same scenes in Fulcrum and in the peer engines found at build time (ODE, Bullet, MuJoCo),
+// speed and accuracy side by side. A scene is a Fulcrum JSON scene file; the harness loads it with
+// fcScene_Load and hands every adapter the same engine-neutral description, read back from the loaded world
+// through the public API (adapter.h). Every figure is computed here, the same way for every engine, from the
+// poses and velocities the engine returns (joint separation, energy, penetration against the ground, drift)
+// or from its own reports (contact depth, joint force). Each (scene, engine) cell runs in a child process, so a
+// peer that aborts, runs out of memory or hangs is reported as "not run" with the reason. See
+// docs/benchmarks.md. Prints figures; never fails (exit 2 on bad arguments or an unreadable scene).
+#define _POSIX_C_SOURCE 200809L
+
+#include "adapter.h"
+#include "scene.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FCB_SCENE_DIR
+#define FCB_SCENE_DIR "bench/scenes"
+#endif
+#ifndef FC_BENCH_RESULTS_DIR
+#define FC_BENCH_RESULTS_DIR "bench/results"
+#endif
+#ifndef FC_BENCH_BUILD_TYPE
+#define FC_BENCH_BUILD_TYPE ""
+#endif
+
+#define FCB_TIME_LIMIT_S 60.0
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Standard scenes
+// ---------------------------------------------------------------------------------------------------------------------
+
+enum { fig_sep = 1, fig_energy = 2, fig_drift = 4, fig_tension = 8 };
+
+typedef struct StdScene {
+    const char* name;
+    const char* file;  // in FCB_SCENE_DIR; NULL: a chain written in memory with chainLinks links
+    int chainLinks;
+    double dt;         // 0: the file's
+    int steps;
+    int figures;
+} StdScene;
+
+static const StdScene stdScenes[] = {
+    {"S1", "s1_chain.json", 0, 0, 600, fig_sep | fig_energy},
+    {"S2", "s2_heavy_chain.json", 0, 0, 600, fig_sep | fig_energy},
+    {"S3", "s3_pyramid.json", 0, 0, 600, fig_drift},
+    {"S4", "s4_rain.json", 0, 0, 300, 0},
+    {"S5", "s5_pendulum.json", 0, 1.0 / 240, 284, fig_tension | fig_sep},
+    {"S5@60", "s5_pendulum.json", 0, 1.0 / 60, 71, fig_tension | fig_sep},
+    {"S6-1000", NULL, 1000, 1.0 / 60, 60, fig_sep | fig_energy},
+    {"S6-10000", NULL, 10000, 1.0 / 60, 60, fig_sep | fig_energy},
+    {"S7", "s7_ragdolls.json", 0, 0, 300, fig_sep},
+};
+#define STD_SCENE_COUNT ((int)(sizeof stdScenes / sizeof stdScenes[0]))
+
+// The S1 chain with n links (S6), one body or joint per line, as bench/scenes/gen_scenes.py writes S1.
+static char* ChainJson(int n)
+{
+    size_t cap = 400 + (size_t)n * 400, len = 0;
+    char* s = malloc(cap);
+    if (!s) return NULL;
+    len += (size_t)snprintf(s + len, cap - len,
+                            "{\"name\": \"S6-%d\", \"description\": \"S1 chain with %d links\", \"timestep\": "
+                            "0.016666666666666666, \"sleeping\": false,\n\"bodies\": [\n",
+                            n, n);
+    for (int i = 0; i < n; ++i)
+        len += (size_t)snprintf(s + len, cap - len,
+                                "{\"name\": \"link%d\", \"position\": [%.12g, 0, 0], \"mass\": 1.0, \"inertia\": "
+                                "[6.666666666666667e-05, 0.0008666666666666667, 0.0008666666666666667], \"shapes\": "
+                                "[{\"type\": \"box\", \"half_extents\": [0.05, 0.01, 0.01], \"filter\": {\"category\": 1, \"mask\": 0}}]}%s\n",
+                                i, 0.05 + 0.1 * i, i + 1 < n ? "," : "");
+    len += (size_t)snprintf(s + len, cap - len, "],\n\"joints\": [\n");
+    for (int i = 0; i < n; ++i) {
+        char a[32];
+        if (i == 0)
+            snprintf(a, sizeof a, "world");
+        else
+            snprintf(a, sizeof a, "link%d", i - 1);
+        len += (size_t)snprintf(s + len, cap - len,
+                                "{\"name\": \"j%d\", \"type\": \"ball\", \"body_a\": \"%s\", \"body_b\": \"link%d\", "
+                                "\"anchor\": [%.12g, 0, 0]}%s\n",
+                                i, a, i, 0.1 * i, i + 1 < n ? "," : "");
+    }
+    snprintf(s + len, cap - len, "]}\n");
+    return s;
+}
+
+// dst = a b c, cut to fit n bytes (snprintf with %s would warn about the cut)
+static void Join(char* dst, size_t n, const char* a, const char* b, const char* c)
+{
+    const char* parts[3] = {a, b, c};
+    size_t len = 0;
+    for (int i = 0; i < 3; ++i)
+        for (const char* p = parts[i]; *p && len + 1 < n; ++p) dst[len++] = *p;
+    if (n > 0) dst[len] = 0;
+}
+
+static char* ReadFile(const char* path)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The engine-neutral scene, read back from the loaded Fulcrum world
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct LoadedScene {
+    fcbScene s;
+    char name[64];
+    char* json;
+    int steps;
+    int figures;
+    char peerRefusal[200];  // non-empty: the scene uses something the peer adapters do not build
+} LoadedScene;
+
+static void V3(double out[3], fcVec3 v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
+static void Q4(double out[4], fcQuat q) { out[0] = q.w, out[1] = q.x, out[2] = q.y, out[3] = q.z; }
+
+static bool Extract(LoadedScene* L, const fcScene* sc, char* err, size_t errSize)
+{
+    fcbScene* s = &L->s;
+    V3(s->gravity, fcWorld_GetGravity(sc->world));
+    s->bodyCount = sc->bodyCount;
+    s->bodies = calloc((size_t)sc->bodyCount + 1, sizeof *s->bodies);
+    for (int i = 0; i < sc->bodyCount; ++i) {
+        fcBodyId id = sc->bodies[i];
+        fcbBody* b = &s->bodies[i];
+        fcBodyType type = fcBody_GetType(id);
+        if (type == fc_kinematicBody) {
+            snprintf(err, errSize, "body %s is kinematic: the benchmark takes static and dynamic bodies only", sc->bodyNames[i]);
+            return false;
+        }
+        b->dynamic = type == fc_dynamicBody;
+        V3(b->pos, fcBody_GetPosition(id));
+        Q4(b->quat, fcBody_GetOrientation(id));
+        V3(b->vel, fcBody_GetLinearVelocity(id));
+        V3(b->angvel, fcBody_GetAngularVelocity(id));
+        if (b->dynamic) {
+            b->mass = fcBody_GetMass(id);
+            V3(b->inertia, fcBody_GetInertia(id));
+            fcMat33 t = fcBody_GetInertiaTensor(id);
+            if (fabs(t.cx.y) + fabs(t.cx.z) + fabs(t.cy.z) > 1e-12 * (b->inertia[0] + b->inertia[1] + b->inertia[2]))
+                snprintf(L->peerRefusal, sizeof L->peerRefusal, "body %s has a non-diagonal inertia tensor", sc->bodyNames[i]);
+        }
+        int n = fcBody_GetShapeCount(id);
+        if (n > FCB_MAX_SHAPES) {
+            snprintf(err, errSize, "body %s has %d shapes (at most %d)", sc->bodyNames[i], n, FCB_MAX_SHAPES);
+            return false;
+        }
+        b->shapeCount = n;
+        bool colliding = false;
+        for (int k = 0; k < n; ++k) {
+            fcShapeDef d = fcShape_GetDef(fcBody_GetShape(id, k));
+            fcbShape* sh = &b->shapes[k];
+            sh->radius = d.radius;
+            sh->halfHeight = d.halfHeight;
+            V3(sh->half, d.halfExtents);
+            V3(sh->pos, d.localPosition);
+            Q4(sh->quat, d.localOrientation);
+            sh->friction = d.friction;
+            sh->restitution = d.restitution;
+            sh->collides = d.categoryBits != 0 && d.maskBits != 0 && !d.isSensor;
+            switch (d.type) {
+                case fc_sphereShape: sh->type = fcb_sphere; break;
+                case fc_boxShape: sh->type = fcb_box; break;
+                case fc_capsuleShape: sh->type = fcb_capsule; break;
+                case fc_planeShape: sh->type = fcb_plane; break;
+                default:
+                    sh->type = fcb_sphere;
+                    if (sh->collides)
+                        snprintf(L->peerRefusal, sizeof L->peerRefusal, "body %s has a shape type the adapters do not build", sc->bodyNames[i]);
+                    sh->collides = false;
+            }
+            if (sh->collides && sh->type == fcb_plane) s->hasGround = true;
+            if (sh->collides && b->dynamic) colliding = true;
+        }
+        if (colliding) ++s->collidingBodies;
+    }
+    int nj = sc->jointCount - sc->springCount;
+    if (sc->springCount > 0) snprintf(L->peerRefusal, sizeof L->peerRefusal, "the scene has springs");
+    s->jointCount = nj;
+    s->joints = calloc((size_t)nj + 1, sizeof *s->joints);
+    for (int j = 0; j < nj; ++j) {
+        fcJointId id = sc->joints[j];
+        fcbJoint* jt = &s->joints[j];
+        fcJointType type = fcJoint_GetType(id);
+        if (type != fc_ballJoint && type != fc_hingeJoint)
+            snprintf(L->peerRefusal, sizeof L->peerRefusal, "joint %s is a %s joint (the adapters build ball and hinge joints)",
+                     sc->jointNames[j], fcJointType_GetName(type));
+        jt->type = type == fc_hingeJoint ? fcb_hinge : fcb_ball;
+        fcBodyId a = fcJoint_GetBodyA(id), b = fcJoint_GetBodyB(id);
+        jt->a = jt->b = -1;
+        for (int i = 0; i < sc->bodyCount; ++i) {
+            if (FC_IS_NON_NULL(a) && FC_ID_EQUALS(a, sc->bodies[i])) jt->a = i;
+            if (FC_ID_EQUALS(b, sc->bodies[i])) jt->b = i;
+        }
+        if (jt->a >= 0 && !s->bodies[jt->a].dynamic) jt->a = -1;  // joined to a static body: the world
+        fcVec3 pa = fcJoint_GetAnchorA(id), pb = fcJoint_GetAnchorB(id);
+        V3(jt->anchor, pb);
+        V3(jt->localA, jt->a >= 0 ? fcBody_GetLocalPoint(a, pa) : pa);
+        V3(jt->localB, fcBody_GetLocalPoint(b, pb));
+        V3(jt->axis, fcQuat_Rotate(fcJoint_GetReaction(id).frame, fcV3(0, 0, 1)));
+    }
+    return true;
+}
+
+static bool LoadScene(const char* arg, double dtOverride, int stepsOverride, LoadedScene* L, char* err, size_t errSize)
+{
+    memset(L, 0, sizeof *L);
+    const StdScene* std = NULL;
+    for (int i = 0; i < STD_SCENE_COUNT; ++i)
+        if (strcmp(arg, stdScenes[i].name) == 0) std = &stdScenes[i];
+    char path[1024];
+    if (std && std->file) {
+        snprintf(path, sizeof path, "%s/%s", FCB_SCENE_DIR, std->file);
+        L->json = ReadFile(path);
+    } else if (std) {
+        L->json = ChainJson(std->chainLinks);
+        snprintf(path, sizeof path, "%s", std->name);
+    } else {
+        snprintf(path, sizeof path, "%s", arg);
+        L->json = ReadFile(path);
+    }
+    if (!L->json) {
+        Join(err, errSize, path, ": cannot read the scene: ", strerror(errno));
+        return false;
+    }
+    fcScene sc;
+    if (!fcScene_LoadString(L->json, path, &sc, err, errSize)) return false;
+    snprintf(L->name, sizeof L->name, "%s", std ? std->name : sc.name);
+    L->s.name = L->name;
+    L->s.json = L->json;
+    L->s.dt = dtOverride > 0 ? dtOverride : (std && std->dt > 0 ? std->dt : sc.timestep);
+    L->steps = stepsOverride > 0 ? stepsOverride : std ? std->steps : (int)ceil(sc.duration / L->s.dt - 1e-9);
+    bool ok = Extract(L, &sc, err, errSize);
+    L->figures = std ? std->figures : (L->s.jointCount > 0 ? fig_sep : 0) | fig_energy;
+    // the tension figure needs the pendulum: one dynamic body on one joint to the world
+    if ((L->figures & fig_tension) && !(L->s.jointCount >= 1 && L->s.joints[0].a < 0)) L->figures &= ~fig_tension;
+    fcScene_Free(&sc);
+    return ok;
+}
+
+static void FreeScene(LoadedScene* L)
+{
+    free(L->s.bodies);
+    free(L->s.joints);
+    free(L->json);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Small geometry
+// ---------------------------------------------------------------------------------------------------------------------
+
+static void Rotate(const double q[4], const double v[3], double out[3])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    double t[3] = {2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])};
+    out[0] = v[0] + w * t[0] + (y * t[2] - z * t[1]);
+    out[1] = v[1] + w * t[1] + (z * t[0] - x * t[2]);
+    out[2] = v[2] + w * t[2] + (x * t[1] - y * t[0]);
+}
+
+static void InvRotate(const double q[4], const double v[3], double out[3])
+{
+    double c[4] = {q[0], -q[1], -q[2], -q[3]};
+    Rotate(c, v, out);
+}
+
+static void QuatMul(const double a[4], const double c[4], double q[4])
+{
+    q[0] = a[0] * c[0] - a[1] * c[1] - a[2] * c[2] - a[3] * c[3];
+    q[1] = a[0] * c[1] + a[1] * c[0] + a[2] * c[3] - a[3] * c[2];
+    q[2] = a[0] * c[2] - a[1] * c[3] + a[2] * c[0] + a[3] * c[1];
+    q[3] = a[0] * c[3] + a[1] * c[2] - a[2] * c[1] + a[3] * c[0];
+}
+
+static double Dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static bool StateFinite(const fcbState* st)
+{
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(st->pos[k]) || !isfinite(st->vel[k]) || !isfinite(st->angvel[k])) return false;
+    for (int k = 0; k < 4; ++k)
+        if (!isfinite(st->quat[k])) return false;
+    return true;
+}
+
+static void WorldPoint(const fcbState* st, const double local[3], double out[3])
+{
+    Rotate(st->quat, local, out);
+    for (int k = 0; k < 3; ++k) out[k] += st->pos[k];
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// One cell: an adapter on a scene, R runs
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct Result {
+    char scene[24], engine[16], settings[32];
+    double dt;
+    int steps, runs, stepsDone;
+    bool ran;
+    double msMedian, msMin, msMax, msWorst;
+    double sepMax, sepTime;
+    int sepJoint;
+    double e0, eEnd, eRise;
+    double penEngine, penPose, drift;
+    int maxPoints;
+    double tensionRel60, tensionAbs, tensionPeak;
+    char status[200];
+} Result;
+
+static Result* fcbCurrent;  // the child's result, for fcbFatal
+static int fcbResultFd = -1;
+
+static double NowS(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int CompareDoubles(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+double fcbAvailableBytes(void)
+{
+    FILE* f = fopen("/proc/meminfo", "r");
+    double kb = 0;
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return kb > 0 ? kb * 1024 : 4e9;
+}
+
+static double Energy(const fcbScene* s, const fcbState* st)
+{
+    double e = 0;
+    for (int i = 0; i < s->bodyCount; ++i) {
+        const fcbBody* b = &s->bodies[i];
+        if (!b->dynamic) continue;
+        double wl[3];
+        InvRotate(st[i].quat, st[i].angvel, wl);
+        e += 0.5 * b->mass * Dot(st[i].vel, st[i].vel);
+        e += 0.5 * (b->inertia[0] * wl[0] * wl[0] + b->inertia[1] * wl[1] * wl[1] + b->inertia[2] * wl[2] * wl[2]);
+        e -= b->mass * Dot(s->gravity, st[i].pos);
+    }
+    return e;
+}
+
+// deepest overlap of a dynamic body's colliding shapes below any static plane, from the poses alone
+static double PosePenetration(const fcbScene* s, const fcbState* st)
+{
+    double pen = 0;
+    for (int pi = 0; pi < s->bodyCount; ++pi) {
+        const fcbBody* pb = &s->bodies[pi];
+        if (pb->dynamic) continue;
+        for (int pk = 0; pk < pb->shapeCount; ++pk) {
+            const fcbShape* ps = &pb->shapes[pk];
+            if (!ps->collides || ps->type != fcb_plane) continue;
+            double q[4], n[3], p0[3], ez[3] = {0, 0, 1};
+            QuatMul(pb->quat, ps->quat, q);
+            Rotate(q, ez, n);
+            Rotate(pb->quat, ps->pos, p0);
+            for (int k = 0; k < 3; ++k) p0[k] += pb->pos[k];
+            double d = Dot(n, p0);
+            for (int i = 0; i < s->bodyCount; ++i) {
+                const fcbBody* b = &s->bodies[i];
+                if (!b->dynamic) continue;
+                for (int k = 0; k < b->shapeCount; ++k) {
+                    const fcbShape* sh = &b->shapes[k];
+                    if (!sh->collides) continue;
+                    double c[3], sq[4];
+                    WorldPoint(&st[i], sh->pos, c);
+                    QuatMul(st[i].quat, sh->quat, sq);
+                    double low = Dot(n, c) - d;
+                    if (sh->type == fcb_sphere) {
+                        low -= sh->radius;
+                    } else if (sh->type == fcb_capsule) {
+                        double ax[3];
+                        Rotate(sq, ez, ax);
+                        low -= sh->halfHeight * fabs(Dot(n, ax)) + sh->radius;
+                    } else if (sh->type == fcb_box) {
+                        for (int e = 0; e < 3; ++e) {
+                            double u[3] = {e == 0, e == 1, e == 2}, col[3];
+                            Rotate(sq, u, col);
+                            low -= sh->half[e] * fabs(Dot(n, col));
+                        }
+                    }
+                    if (-low > pen) pen = -low;
+                }
+            }
+        }
+    }
+    return pen;
+}
+
+static bool FiguresAfterStep(const LoadedScene* L, const fcbAdapter* ad, void* ctx, fcbState* st, int step, Result* r,
+                             double tensionF, double cosTheta)
+{
+    const fcbScene* s = &L->s;
+    double t = (step + 1) * s->dt;
+    for (int i = 0; i < s->bodyCount; ++i) {
+        ad->getState(ctx, i, &st[i]);
+        if (!StateFinite(&st[i])) {
+            snprintf(r->status, sizeof r->status, "NaN at t = %.3g s", t);
+            return false;
+        }
+    }
+    for (int j = 0; j < s->jointCount; ++j) {
+        const fcbJoint* jt = &s->joints[j];
+        double pa[3], pb[3];
+        if (jt->a >= 0)
+            WorldPoint(&st[jt->a], jt->localA, pa);
+        else
+            memcpy(pa, jt->localA, sizeof pa);
+        WorldPoint(&st[jt->b], jt->localB, pb);
+        double dx[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+        double sep = sqrt(Dot(dx, dx));
+        if (sep > r->sepMax) r->sepMax = sep, r->sepJoint = j, r->sepTime = t;
+    }
+    double e = Energy(s, st);
+    r->eEnd = e;
+    if (e - r->e0 > r->eRise) r->eRise = e - r->e0;
+    int points = 0;
+    double pen = ad->penetration ? ad->penetration(ctx, &points) : -1;
+    if (pen > r->penEngine) r->penEngine = pen;
+    if (points > r->maxPoints) r->maxPoints = points;
+    if (s->hasGround) {
+        double pp = PosePenetration(s, st);
+        if (pp > r->penPose) r->penPose = pp;
+    }
+    if ((L->figures & fig_tension) && step * s->dt < 1.18) {
+        const fcbBody* bob = &s->bodies[s->joints[0].b];
+        double g = sqrt(Dot(s->gravity, s->gravity)), mg3 = 3 * bob->mass * g;
+        double T = mg3 * cosTheta, err = fabs(tensionF - T);
+        if (cosTheta >= 0.5 && err / T > r->tensionRel60) r->tensionRel60 = err / T;
+        if (err / mg3 > r->tensionAbs) r->tensionAbs = err / mg3;
+        if (tensionF / mg3 > r->tensionPeak) r->tensionPeak = tensionF / mg3;
+    }
+    return true;
+}
+
+// One run in a fresh world; the step times go to ms[]; figures when figures is set. false: stop the cell.
+static bool RunOnce(const LoadedScene* L, const fcbAdapter* ad, bool figures, double* ms, Result* r)
+{
+    const fcbScene* s = &L->s;
+    char err[512] = "";
+    void* ctx = ad->create(s, err, sizeof err);
+    if (!ctx) {
+        Join(r->status, sizeof r->status, "not run: ", err[0] ? err : "the world could not be built", "");
+        return false;
+    }
+    fcbState* st = calloc((size_t)s->bodyCount + 1, sizeof *st);
+    double* p0 = calloc((size_t)s->bodyCount * 3 + 1, sizeof *p0);
+    for (int i = 0; i < s->bodyCount; ++i) {
+        ad->getState(ctx, i, &st[i]);
+        memcpy(&p0[3 * i], st[i].pos, sizeof st[i].pos);
+    }
+    if (figures) r->e0 = r->eEnd = Energy(s, st);
+    bool ok = true;
+    double start = NowS();
+    int done = 0;
+    for (int k = 0; k < L->steps; ++k) {
+        double cosTheta = 0, F = 0;
+        if (figures && (L->figures & fig_tension)) {
+            const fcbJoint* jt = &s->joints[0];
+            fcbState b;
+            ad->getState(ctx, jt->b, &b);
+            double d[3] = {b.pos[0] - jt->anchor[0], b.pos[1] - jt->anchor[1], b.pos[2] - jt->anchor[2]};
+            cosTheta = -d[2] / sqrt(Dot(d, d));
+        }
+        double t0 = NowS();
+        ad->step(ctx);
+        ms[k] = (NowS() - t0) * 1e3;
+        done = k + 1;
+        if (figures) {
+            double f[3] = {0, 0, 0};
+            if ((L->figures & fig_tension) && ad->jointForce && ad->jointForce(ctx, 0, f)) F = sqrt(Dot(f, f));
+            if (!FiguresAfterStep(L, ad, ctx, st, k, r, F, cosTheta)) {
+                ok = false;
+                break;
+            }
+        }
+        double elapsed = NowS() - start;
+        if (elapsed > 1.0 && elapsed / done * L->steps > FCB_TIME_LIMIT_S) {
+            snprintf(r->status, sizeof r->status, "not run: would take ~%.0f s (> %.0f s): %d steps took %.1f s",
+                     elapsed / done * L->steps, FCB_TIME_LIMIT_S, done, elapsed);
+            ok = false;
+            break;
+        }
+    }
+    if (figures) {
+        r->stepsDone = done;
+        if (ok && (L->figures & fig_drift))
+            for (int i = 0; i < s->bodyCount; ++i) {
+                if (!s->bodies[i].dynamic) continue;
+                double d[3] = {st[i].pos[0] - p0[3 * i], st[i].pos[1] - p0[3 * i + 1], st[i].pos[2] - p0[3 * i + 2]};
+                if (sqrt(Dot(d, d)) > r->drift) r->drift = sqrt(Dot(d, d));
+            }
+    }
+    free(st);
+    free(p0);
+    ad->destroy(ctx);
+    return ok;
+}
+
+static void WriteResult(const Result* r)
+{
+    if (fcbResultFd < 0) return;
+    const char* p = (const char*)r;
+    size_t left = sizeof *r;
+    while (left > 0) {
+        ssize_t n = write(fcbResultFd, p, left);
+        if (n <= 0) break;
+        p += n;
+        left -= (size_t)n;
+    }
+}
+
+// An adapter's last word when its engine is about to abort the process (MuJoCo's mju_error, say).
+void fcbFatal(const char* message);
+void fcbFatal(const char* message)
+{
+    if (fcbCurrent) {
+        Join(fcbCurrent->status, sizeof fcbCurrent->status, "not run: ", message, "");
+        fcbCurrent->ran = false;
+        WriteResult(fcbCurrent);
+    }
+    _exit(3);
+}
+
+static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, Result* r)
+{
+    r->ran = false;
+    char why[256];
+    if (L->peerRefusal[0] && strcmp(ad->engine, "fulcrum") != 0) {
+        Join(r->status, sizeof r->status, "not run: ", L->peerRefusal, "");
+        return;
+    }
+    if (ad->refuse && ad->refuse(&L->s, why, sizeof why)) {
+        Join(r->status, sizeof r->status, "not run: ", why, "");
+        return;
+    }
+    double* ms = calloc((size_t)L->steps + 1, sizeof *ms);
+    double* means = calloc((size_t)repeat + 1, sizeof *means);
+    snprintf(r->status, sizeof r->status, "ok");
+    r->msWorst = 0;
+    int runs = 0;
+    for (int k = 0; k < repeat; ++k) {
+        if (!RunOnce(L, ad, k == 0, ms, r)) {
+            if (k > 0) snprintf(r->status, sizeof r->status, "ok");  // run 1 finished: keep the runs done
+            if (k == 0 && strncmp(r->status, "NaN", 3) == 0) {
+                // a NaN is a result: the time per step up to it still counts
+                double sum = 0;
+                for (int i = 0; i < r->stepsDone; ++i) sum += ms[i], r->msWorst = ms[i] > r->msWorst ? ms[i] : r->msWorst;
+                means[runs++] = r->stepsDone ? sum / r->stepsDone : 0;
+            }
+            break;
+        }
+        double sum = 0;
+        for (int i = 0; i < L->steps; ++i) {
+            sum += ms[i];
+            if (ms[i] > r->msWorst) r->msWorst = ms[i];
+        }
+        means[runs++] = sum / L->steps;
+    }
+    r->runs = runs;
+    if (runs > 0) {
+        qsort(means, (size_t)runs, sizeof *means, CompareDoubles);
+        r->msMin = means[0];
+        r->msMax = means[runs - 1];
+        r->msMedian = runs % 2 ? means[runs / 2] : 0.5 * (means[runs / 2 - 1] + means[runs / 2]);
+        r->ran = true;
+    }
+    free(ms);
+    free(means);
+}
+
+// The cell in a child process: an engine that aborts, exhausts memory or hangs takes only the child with it.
+static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repeat, Result* r)
+{
+    memset(r, 0, sizeof *r);
+    Join(r->scene, sizeof r->scene, L->name, "", "");
+    snprintf(r->engine, sizeof r->engine, "%s", ad->engine);
+    snprintf(r->settings, sizeof r->settings, "%s", ad->settings);
+    r->dt = L->s.dt;
+    r->steps = L->steps;
+    int fds[2];
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(fds) != 0) {
+        RunCell(L, ad, repeat, r);
+        return;
+    }
+    double limitS = (FCB_TIME_LIMIT_S + 15) * repeat + 30;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        fcbResultFd = fds[1];
+        fcbCurrent = r;
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves terabytes of address space: no limit there
+        double avail = fcbAvailableBytes();
+        struct rlimit lim = {(rlim_t)(0.8 * avail) + ((rlim_t)1 << 30), (rlim_t)(0.8 * avail) + ((rlim_t)1 << 30)};
+        setrlimit(RLIMIT_AS, &lim);
+#endif
+        RunCell(L, ad, repeat, r);
+        WriteResult(r);
+        _exit(0);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        RunCell(L, ad, repeat, r);
+        return;
+    }
+    Result got;
+    size_t have = 0;
+    double start = NowS();
+    bool killed = false;
+    while (have < sizeof got) {
+        struct pollfd p = {fds[0], POLLIN, 0};
+        int left = (int)((limitS - (NowS() - start)) * 1000);
+        if (left <= 0 || poll(&p, 1, left) == 0) {
+            kill(pid, SIGKILL);
+            killed = true;
+            break;
+        }
+        ssize_t n = read(fds[0], (char*)&got + have, sizeof got - have);
+        if (n <= 0) break;
+        have += (size_t)n;
+    }
+    close(fds[0]);
+    int wstatus = 0;
+    waitpid(pid, &wstatus, 0);
+    if (have == sizeof got) {
+        *r = got;
+    } else if (killed) {
+        snprintf(r->status, sizeof r->status, "not run: no result within %.0f s (the limit is %.0f s a run)", limitS,
+                 FCB_TIME_LIMIT_S);
+    } else if (WIFSIGNALED(wstatus)) {
+        snprintf(r->status, sizeof r->status, "not run: the engine crashed (signal %d%s)", WTERMSIG(wstatus),
+                 WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGABRT ? ", out of memory?" : "");
+    } else {
+        snprintf(r->status, sizeof r->status, "not run: the engine exited with code %d (out of memory?)",
+                 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Verdicts and output
+// ---------------------------------------------------------------------------------------------------------------------
+
+// What the figures say, in words (the rules are restated in docs/benchmarks.md).
+static void Verdict(const LoadedScene* L, Result* r)
+{
+    if (!r->ran || strcmp(r->status, "ok") != 0) return;
+    char v[200] = "";
+    size_t n = 0;
+    if (L->s.jointCount > 0 && r->sepMax > 0.1)
+        n += (size_t)snprintf(v + n, sizeof v - n, "%storn apart", n ? ", " : "");
+    else if (L->s.jointCount > 0 && r->sepMax > 1e-3)
+        n += (size_t)snprintf(v + n, sizeof v - n, "%sjoints open", n ? ", " : "");
+    if ((L->figures & fig_energy) && r->eRise > 1e-3 * (fabs(r->e0) + 1) + 1e-6)
+        n += (size_t)snprintf(v + n, sizeof v - n, "%senergy rises", n ? ", " : "");
+    if ((L->figures & fig_drift) && r->drift > 0.5)
+        n += (size_t)snprintf(v + n, sizeof v - n, "%scollapsed", n ? ", " : "");
+    else if ((L->figures & fig_drift))
+        n += (size_t)snprintf(v + n, sizeof v - n, "%sstands", n ? ", " : "");
+    if (n) snprintf(r->status, sizeof r->status, "%s", v);
+}
+
+static void Fmt(char* out, size_t n, bool show, double v)
+{
+    if (show)
+        snprintf(out, n, "%.2e", v);
+    else
+        snprintf(out, n, "-");
+}
+
+static void PrintHeader(FILE* f)
+{
+    fprintf(f, "%-8s %-8s %-19s %4s %5s %9s %9s %9s %10s %10s %9s %9s %9s %8s %8s %6s  %s\n", "scene", "engine",
+            "settings", "1/h", "steps", "ms/step", "worst ms", "sep max", "E rise J", "E end J", "pen eng", "pen pose",
+            "drift m", "F err60", "peak F", "points", "status");
+}
+
+static void PrintRow(FILE* f, const LoadedScene* L, const Result* r)
+{
+    char ms[16], worst[16], sep[16], rise[16], end[16], pe[16], pp[16], dr[16], fe[16], pk[16], pts[16];
+    bool ran = r->ran;
+    bool full = ran && r->stepsDone == r->steps;
+    if (ran) {
+        snprintf(ms, sizeof ms, "%.4f", r->msMedian);
+        snprintf(worst, sizeof worst, "%.3f", r->msWorst);
+    } else {
+        snprintf(ms, sizeof ms, "-");
+        snprintf(worst, sizeof worst, "-");
+    }
+    Fmt(sep, sizeof sep, ran && L->s.jointCount > 0, r->sepMax);
+    Fmt(rise, sizeof rise, full && (L->figures & fig_energy), r->eRise);
+    Fmt(end, sizeof end, full && (L->figures & fig_energy), r->eEnd);
+    Fmt(pe, sizeof pe, ran && L->s.hasGround, r->penEngine);
+    Fmt(pp, sizeof pp, ran && L->s.hasGround, r->penPose);
+    Fmt(dr, sizeof dr, full && (L->figures & fig_drift), r->drift);
+    Fmt(fe, sizeof fe, ran && (L->figures & fig_tension), r->tensionRel60);
+    if (ran && (L->figures & fig_tension))
+        snprintf(pk, sizeof pk, "%.3f", r->tensionPeak);
+    else
+        snprintf(pk, sizeof pk, "-");
+    if (ran && L->s.hasGround)
+        snprintf(pts, sizeof pts, "%d", r->maxPoints);
+    else
+        snprintf(pts, sizeof pts, "-");
+    fprintf(f, "%-8s %-8s %-19s %4.0f %5d %9s %9s %9s %10s %10s %9s %9s %9s %8s %8s %6s  %s\n", r->scene, r->engine,
+            r->settings, 1 / r->dt, r->steps, ms, worst, sep, rise, end, pe, pp, dr, fe, pk, pts, r->status);
+    fflush(f);
+}
+
+static void CsvHeader(FILE* f)
+{
+    fprintf(f, "scene,engine,settings,dt,steps,runs,steps_done,ms_step,ms_step_min,ms_step_max,ms_worst_step,sep_max_m,"
+               "sep_joint,sep_time_s,e0_j,e_end_j,e_rise_j,pen_engine_m,pen_pose_m,drift_m,max_points,"
+               "tension_rel60,tension_abs_3mg,tension_peak_3mg,status\n");
+}
+
+static void CsvRow(FILE* f, const Result* r)
+{
+    fprintf(f, "%s,%s,%s,%.10g,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6e,%d,%.6g,%.9g,%.9g,%.6e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,\"%s\"\n",
+            r->scene, r->engine, r->settings, r->dt, r->steps, r->runs, r->stepsDone, r->msMedian, r->msMin, r->msMax,
+            r->msWorst, r->sepMax, r->sepJoint, r->sepTime, r->e0, r->eEnd, r->eRise, r->penEngine, r->penPose,
+            r->drift, r->maxPoints, r->tensionRel60, r->tensionAbs, r->tensionPeak, r->status);
+}
+
+static void JsonRow(FILE* f, const Result* r, bool first)
+{
+    fprintf(f,
+            "%s{\"scene\": \"%s\", \"engine\": \"%s\", \"settings\": \"%s\", \"dt\": %.10g, \"steps\": %d, \"runs\": %d, "
+            "\"steps_done\": %d, \"ran\": %s, \"ms_step\": %.6f, \"ms_step_min\": %.6f, \"ms_step_max\": %.6f, "
+            "\"ms_worst_step\": %.6f, \"sep_max_m\": %.6e, \"sep_joint\": %d, \"sep_time_s\": %.6g, \"e0_j\": %.9g, "
+            "\"e_end_j\": %.9g, \"e_rise_j\": %.6e, \"pen_engine_m\": %.6e, \"pen_pose_m\": %.6e, \"drift_m\": %.6e, "
+            "\"max_points\": %d, \"tension_rel60\": %.6e, \"tension_abs_3mg\": %.6e, \"tension_peak_3mg\": %.6e, "
+            "\"status\": \"%s\"}",
+            first ? "" : ",\n", r->scene, r->engine, r->settings, r->dt, r->steps, r->runs, r->stepsDone,
+            r->ran ? "true" : "false", r->msMedian, r->msMin, r->msMax, r->msWorst, r->sepMax, r->sepJoint, r->sepTime,
+            r->e0, r->eEnd, r->eRise, r->penEngine, r->penPose, r->drift, r->maxPoints, r->tensionRel60, r->tensionAbs,
+            r->tensionPeak, r->status);
+}
+
+static int MakeDirs(const char* path)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char* p = tmp + 1; *p; ++p)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(tmp, 0777);
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// main
+// ---------------------------------------------------------------------------------------------------------------------
+
+typedef struct EngineEntry {
+    const char* name;
+    int (*get)(const fcbAdapter** out);
+} EngineEntry;
+
+static const EngineEntry engines[] = {
+    {"fulcrum", fcbFulcrum_Adapters},
+#ifdef FCB_HAVE_ODE
+    {"ode", fcbOde_Adapters},
+#endif
+#ifdef FCB_HAVE_BULLET
+    {"bullet", fcbBullet_Adapters},
+#endif
+#ifdef FCB_HAVE_MUJOCO
+    {"mujoco", fcbMujoco_Adapters},
+#endif
+};
+#define ENGINE_COUNT ((int)(sizeof engines / sizeof engines[0]))
+
+static const char* const allEngines[] = {"fulcrum", "ode", "bullet", "mujoco"};
+
+static void Usage(FILE* f)
+{
+    fprintf(f,
+            "usage: fulcrum-bench [--engine fulcrum|ode|bullet|mujoco[,...]] [--settings NAME] [--scene NAME|FILE.json]\n"
+            "                     [--steps N] [--dt H] [--repeat R] [--json] [--csv FILE] [--list]\n"
+            "       fulcrum-bench --suite [--repeat R] [--engine ...] [--only SCENE[,SCENE...]] [--csv FILE] [--json]\n"
+            "standard scenes:");
+    for (int i = 0; i < STD_SCENE_COUNT; ++i) fprintf(f, " %s", stdScenes[i].name);
+    fprintf(f, "\nengines built in:");
+    for (int i = 0; i < ENGINE_COUNT; ++i) fprintf(f, " %s", engines[i].name);
+    fprintf(f, "\n");
+}
+
+static bool InList(const char* list, const char* name)
+{
+    if (!list) return true;
+    size_t n = strlen(name);
+    for (const char* p = list; *p;) {
+        const char* e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return true;
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
+int main(int argc, char** argv)
+{
+    const char* engineList = NULL;
+    const char* settingsName = NULL;
+    const char* sceneArg = NULL;
+    const char* only = NULL;
+    const char* csvPath = NULL;
+    int steps = 0, repeat = 0;
+    double dt = 0;
+    bool suite = false, json = false, list = false;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        bool hasValue = i + 1 < argc;
+        if (strcmp(a, "--engine") == 0 && hasValue) engineList = argv[++i];
+        else if (strcmp(a, "--settings") == 0 && hasValue) settingsName = argv[++i];
+        else if (strcmp(a, "--scene") == 0 && hasValue) sceneArg = argv[++i];
+        else if (strcmp(a, "--only") == 0 && hasValue) only = argv[++i];
+        else if (strcmp(a, "--csv") == 0 && hasValue) csvPath = argv[++i];
+        else if (strcmp(a, "--steps") == 0 && hasValue) steps = atoi(argv[++i]);
+        else if (strcmp(a, "--repeat") == 0 && hasValue) repeat = atoi(argv[++i]);
+        else if (strcmp(a, "--dt") == 0 && hasValue) dt = atof(argv[++i]);
+        else if (strcmp(a, "--suite") == 0) suite = true;
+        else if (strcmp(a, "--json") == 0) json = true;
+        else if (strcmp(a, "--list") == 0) list = true;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            Usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "fulcrum-bench: unknown or incomplete option %s\n", a);
+            Usage(stderr);
+            return 2;
+        }
+    }
+    if (list) {
+        Usage(stdout);
+        return 0;
+    }
+    if (!suite && !sceneArg) {
+        Usage(stderr);
+        return 2;
+    }
+    if (steps < 0 || repeat < 0 || dt < 0 || (suite && sceneArg)) {
+        Usage(stderr);
+        return 2;
+    }
+    if (repeat == 0) repeat = suite ? 3 : 1;
+    for (const char* p = engineList; p && *p;) {
+        const char* e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        bool known = false;
+        for (int k = 0; k < 4; ++k) known |= strlen(allEngines[k]) == len && strncmp(allEngines[k], p, len) == 0;
+        if (!known) {
+            fprintf(stderr, "fulcrum-bench: unknown engine %.*s\n", (int)len, p);
+            return 2;
+        }
+        if (!e) break;
+        p = e + 1;
+    }
+
+    time_t now = time(NULL);
+    char stamp[64];
+    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    FILE* out = json ? stderr : stdout;
+    fprintf(out, "fulcrum-bench  %s  build %s  fcReal %s  repeat %d  engines built in:", stamp, FC_BENCH_BUILD_TYPE,
+            sizeof(fcReal) == sizeof(double) ? "double" : "float", repeat);
+    for (int i = 0; i < ENGINE_COUNT; ++i) fprintf(out, " %s", engines[i].name);
+    for (int k = 0; k < 4; ++k) {
+        bool built = false;
+        for (int i = 0; i < ENGINE_COUNT; ++i) built |= strcmp(engines[i].name, allEngines[k]) == 0;
+        if (!built) fprintf(out, " (%s not found at build time)", allEngines[k]);
+    }
+    fprintf(out, "\nms/step: median over the runs of each run's mean step; worst: slowest step of all runs; sep max: "
+                 "largest joint anchor gap (m); E rise: max E(t) - E(0) (J); pen eng: deepest contact the engine "
+                 "reported (m); pen pose: deepest overlap with the ground from the poses (m); drift: largest box "
+                 "displacement at the end (m); F err60: max |F - 3mg cos th| / (3mg cos th) for th <= 60 deg; "
+                 "peak F: largest |F| / 3mg; points: most contact points of a step. Figures from run 1.\n\n");
+    PrintHeader(out);
+
+    FILE* csv = NULL;
+    char csvDefault[1200];
+    if (suite || csvPath) {
+        if (!csvPath) {
+            MakeDirs(FC_BENCH_RESULTS_DIR);
+            snprintf(csvDefault, sizeof csvDefault, "%s/bench.csv", FC_BENCH_RESULTS_DIR);
+            csvPath = csvDefault;
+        }
+        csv = fopen(csvPath, "w");
+        if (!csv) fprintf(stderr, "fulcrum-bench: cannot write %s: %s\n", csvPath, strerror(errno));
+        if (csv) CsvHeader(csv);
+    }
+    if (json) printf("[\n");
+
+    int sceneCount = suite ? STD_SCENE_COUNT : 1;
+    bool firstJson = true;
+    int status = 0;
+    for (int si = 0; si < sceneCount; ++si) {
+        const char* name = suite ? stdScenes[si].name : sceneArg;
+        if (suite && !InList(only, name)) continue;
+        LoadedScene L;
+        char err[1024];
+        if (!LoadScene(name, dt, steps, &L, err, sizeof err)) {
+            fprintf(stderr, "fulcrum-bench: %s\n", err);
+            FreeScene(&L);
+            status = 2;
+            if (!suite) break;
+            continue;
+        }
+        for (int k = 0; k < 4; ++k) {
+            if (!InList(engineList, allEngines[k])) continue;
+            int ei = -1;
+            for (int i = 0; i < ENGINE_COUNT; ++i)
+                if (strcmp(engines[i].name, allEngines[k]) == 0) ei = i;
+            if (ei < 0) {
+                if (engineList) {
+                    Result r;
+                    memset(&r, 0, sizeof r);
+                    Join(r.scene, sizeof r.scene, L.name, "", "");
+                    snprintf(r.engine, sizeof r.engine, "%s", allEngines[k]);
+                    snprintf(r.settings, sizeof r.settings, "-");
+                    r.dt = L.s.dt;
+                    r.steps = L.steps;
+                    snprintf(r.status, sizeof r.status, "not run: %s was not found when fulcrum-bench was built", allEngines[k]);
+                    PrintRow(out, &L, &r);
+                }
+                continue;
+            }
+            const fcbAdapter* ads;
+            int n = engines[ei].get(&ads);
+            for (int a = 0; a < n; ++a) {
+                if (settingsName && strcmp(settingsName, ads[a].settings) != 0) continue;
+                Result r;
+                RunCellIsolated(&L, &ads[a], repeat, &r);
+                Verdict(&L, &r);
+                PrintRow(out, &L, &r);
+                if (csv) CsvRow(csv, &r), fflush(csv);
+                if (json) JsonRow(stdout, &r, firstJson), firstJson = false, fflush(stdout);
+            }
+        }
+        FreeScene(&L);
+    }
+    if (json) printf("\n]\n");
+    fprintf(out, "\nsettings:\n");
+    for (int i = 0; i < ENGINE_COUNT; ++i) {
+        if (!InList(engineList, engines[i].name)) continue;
+        const fcbAdapter* ads;
+        int n = engines[i].get(&ads);
+        for (int a = 0; a < n; ++a) fprintf(out, "  %-8s %-19s %s\n", ads[a].engine, ads[a].settings, ads[a].details);
+    }
+    if (csv) {
+        fclose(csv);
+        fprintf(out, "\nCSV written to %s\n", csvPath);
+    }
+    return status;
+}
