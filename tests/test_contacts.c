@@ -595,6 +595,19 @@ static bool fcCountOverlap(fcShapeId shape, void* context)
     return true;
 }
 
+typedef struct CastHits {
+    int count;
+    double fraction[2];
+} CastHits;
+
+static fcReal fcRecordHit(const fcRayResult* hit, void* context)
+{
+    CastHits* h = context;
+    if (h->count < 2) h->fraction[h->count] = hit->fraction;
+    h->count += 1;
+    return 1;
+}
+
 static int test_queries(void)
 {
     fcWorldId w = fcMakeWorld(1.0 / 60, false);
@@ -611,6 +624,26 @@ static int test_queries(void)
     int overlaps = 0;
     ENSURE(fcWorld_OverlapAABB(w, fcV3(-0.1, -0.1, 1.9), fcV3(0.1, 0.1, 2.1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
     ENSURE(overlaps == 1);
+    // a sphere query shape just into the box's top face overlaps it; raised clear of it, nothing
+    fcShapeDef probe = fcDefaultShapeDef();
+    probe.radius = 0.3;
+    overlaps = 0;
+    ENSURE(fcWorld_OverlapShape(w, &probe, fcV3(0, 0, 2.75), fcQuat_Identity(), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
+    ENSURE(overlaps == 1);
+    overlaps = 0;
+    ENSURE(fcWorld_OverlapShape(w, &probe, fcV3(0, 0, 2.85), fcQuat_Identity(), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
+    ENSURE(overlaps == 0);
+    // swept down from z = 5 it meets the box's top at fraction (5 - 2.8) / 5 and the ground at (5 - 0.3) / 5
+    CastHits cast = {0, {0, 0}};
+    ENSURE(fcWorld_CastShape(w, &probe, fcV3(0, 0, 5), fcQuat_Identity(), fcV3(0, 0, -5), fcDefaultQueryFilter(), fcRecordHit, &cast));
+    ENSURE(cast.count == 2);
+    ENSURE_NEAR(fmin(cast.fraction[0], cast.fraction[1]), 2.2 / 5, 1e-6);
+    ENSURE_NEAR(fmax(cast.fraction[0], cast.fraction[1]), 4.7 / 5, 1e-6);
+    // the closest point to (1, 0, 2): the box's side 0.5 m away (the ground is 2 m away)
+    fcRayResult near = fcWorld_ClosestPoint(w, fcV3(1, 0, 2), 3, fcDefaultQueryFilter());
+    ENSURE(near.hit && FC_ID_EQUALS(near.body, box));
+    ENSURE_NEAR(near.fraction, 0.5, 1e-6);
+    ENSURE_NEAR(near.point.x, 0.5, 1e-6);
     fcClearError();
     ENSURE(!fcWorld_OverlapAABB(w, fcV3(1, 0, 0), fcV3(0, 1, 1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
     ENSURE(strstr(fcGetLastError(), "lo <= hi") != NULL);

@@ -39,7 +39,11 @@ void fcIslands_Update(fcWorld* world)
 {
     int n = world->bodyHigh;
     if (n == 0) return;
-    int* parent = fcAlloc(sizeof(int) * (size_t)n * 3);
+    if (world->islandScratchCapacity < n) {
+        world->islandScratch = fcRealloc(world->islandScratch, sizeof(int) * (size_t)n * 3);
+        world->islandScratchCapacity = n;
+    }
+    int* parent = world->islandScratch;
     int* minSleep = parent + n;  // per root: 1 when every member has rested long enough
     int* disturbed = parent + 2 * n;
     for (int k = 0; k < n; ++k) parent[k] = k, minSleep[k] = 1, disturbed[k] = 0;
@@ -97,5 +101,4 @@ void fcIslands_Update(fcWorld* world)
     }
     world->stats.islandCount = islands;
     world->stats.awakeBodies = awake;
-    fcFree(parent);
 }

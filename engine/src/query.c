@@ -189,6 +189,19 @@ static bool fcQuery_Geometry(const fcShapeDef* def, fcVec3 position, fcQuat orie
     return true;
 }
 
+// the context of a query with a shape: its geometry at the pose (a hull built for the query, freed by the caller)
+static bool fcQuery_BeginShape(fcOverlapContext* oc, fcWorld* world, fcQueryFilter filter, void* context, const fcShapeDef* shape,
+                               fcVec3 position, fcQuat orientation, fcGeometry* g, fcHull** hull, const char* caller)
+{
+    memset(oc, 0, sizeof *oc);
+    if (!fcQuery_Geometry(shape, position, orientation, g, hull, &oc->xf, caller)) return false;
+    oc->world = world;
+    oc->filter = filter;
+    oc->context = context;
+    oc->geometry = g;
+    return true;
+}
+
 bool fcWorld_OverlapShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation,
                           fcQueryFilter filter, fcOverlapResultFcn* fcn, void* context)
 {
@@ -197,15 +210,10 @@ bool fcWorld_OverlapShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 pos
     if (world == NULL) return false;
     if (fcn == NULL) return fcError("%s: no callback", caller);
     fcOverlapContext oc;
-    memset(&oc, 0, sizeof oc);
     fcGeometry g;
     fcHull* hull;
-    if (!fcQuery_Geometry(shape, position, orientation, &g, &hull, &oc.xf, caller)) return false;
-    oc.world = world;
-    oc.filter = filter;
+    if (!fcQuery_BeginShape(&oc, world, filter, context, shape, position, orientation, &g, &hull, caller)) return false;
     oc.fcn = fcn;
-    oc.context = context;
-    oc.geometry = &g;
     oc.box = fcGeometry_ComputeAabb(&g, oc.xf);
     fcBroadphase_Query(&world->broadphase, oc.box, fcQuery_OverlapHit, &oc);
     fcHull_Destroy(hull);
@@ -217,7 +225,7 @@ static bool fcQuery_CastHit(int proxy, int shapeIndex, void* context)
     (void)proxy;
     fcOverlapContext* oc = context;
     const fcShape* s = oc->world->shapes + shapeIndex;
-    if (!fcQuery_Accepts(s, oc->filter) || s->def.type == fc_planeShape || s->def.type == fc_meshShape) return true;
+    if (!fcQuery_Accepts(s, oc->filter)) return true;
     fcReal fraction;
     fcVec3 point, normal;
     if (!fcGeometry_ShapeCast(oc->geometry, oc->xf, oc->translation, &s->geometry, fcShape_GetTransform(oc->world, s), &fraction,
@@ -244,15 +252,10 @@ bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 positi
     if (fcn == NULL) return fcError("%s: no callback", caller);
     if (!fcVec3_IsFinite(translation)) return fcError("%s: translation is not finite", caller);
     fcOverlapContext oc;
-    memset(&oc, 0, sizeof oc);
     fcGeometry g;
     fcHull* hull;
-    if (!fcQuery_Geometry(shape, position, orientation, &g, &hull, &oc.xf, caller)) return false;
-    oc.world = world;
-    oc.filter = filter;
+    if (!fcQuery_BeginShape(&oc, world, filter, context, shape, position, orientation, &g, &hull, caller)) return false;
     oc.castFcn = fcn;
-    oc.context = context;
-    oc.geometry = &g;
     oc.translation = translation;
     // the swept box: the shape's box at the start and at the end
     fcAabb a = fcGeometry_ComputeAabb(&g, oc.xf);

@@ -154,6 +154,7 @@ void fcDestroyWorld(fcWorldId id)
     fcLdlt_Free(&w->ldlt);
     fcBroadphase_Free(&w->broadphase);
     fcContacts_Free(&w->contacts);
+    fcFree(w->islandScratch);
     int generation = w->generation;
     memset(w, 0, sizeof *w);
     w->generation = generation;

@@ -140,6 +140,8 @@ typedef struct fcWorld {
     fcConstraintEvent* events;  // (eventCapacity) the last step's events
     int eventCount, eventCapacity;
     int collideEventCount;  // events of the collide stage (kept when a step is retaken)
+    int* islandScratch;     // (3 x islandScratchCapacity) union-find parents and per-root flags, kept between steps
+    int islandScratchCapacity;
 } fcWorld;
 
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
