@@ -156,8 +156,8 @@ typedef struct fcLoader {
 static void fcJoinPath(char* dst, size_t size, const char* where, const char* key)
 {
     if (where != NULL && where[0] != '\0' && key != NULL && key[0] != '\0') {
-        // keys that are array indices ("[2]") attach without a dot
-        snprintf(dst, size, key[0] == '[' ? "%s%s" : "%s.%s", where, key);
+        // keys that are array indices ("[2]") attach without a dot; a path too long for dst is cut (messages only)
+        if (snprintf(dst, size, key[0] == '[' ? "%s%s" : "%s.%s", where, key) >= (int)size) dst[size - 1] = '\0';
     } else {
         snprintf(dst, size, "%s", where != NULL && where[0] != '\0' ? where : (key != NULL ? key : ""));
     }

@@ -1147,7 +1147,7 @@ void fcMesh_Triangles(fcMesh* mesh, const fcVec3* vertices, int vertexCount, con
 {
     fcMeshBuilder b = fcMeshBegin(mesh);
     for (int t = 0; vertices != NULL && indices != NULL && t < triangleCount; ++t) {
-        double p[3][3];
+        double p[3][3] = {{0}};  // all three set when ok (the optimizer cannot see it)
         bool ok = true;
         for (int k = 0; k < 3; ++k) {
             int i = indices[3 * t + k];
