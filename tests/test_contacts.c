@@ -647,6 +647,16 @@ static int test_queries(void)
     fcClearError();
     ENSURE(!fcWorld_OverlapAABB(w, fcV3(1, 0, 0), fcV3(0, 1, 1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
     ENSURE(strstr(fcGetLastError(), "lo <= hi") != NULL);
+    // a contact index out of range is refused with its reason
+    ENSURE(fcWorld_Step(w));
+    int contacts = fcWorld_GetContactCount(w);
+    ENSURE(contacts == 0);  // the box is still falling, 1.5 m above the ground
+    fcClearError();
+    fcContactData none = fcWorld_GetContact(w, contacts);
+    ENSURE(none.pointCount == 0 && strstr(fcGetLastError(), "out of range") != NULL);
+    fcClearError();
+    fcWorld_GetContact(w, -1);
+    ENSURE(strstr(fcGetLastError(), "out of range") != NULL);
     fcDestroyWorld(w);
     return 0;
 }

@@ -513,7 +513,8 @@ struct fcContactData {
     int triangle;            ///< mesh pairs: the triangle; -1 otherwise
 };
 
-/// Manifolds of the last step with at least one point in the problem, and the i-th of them.
+/// Manifolds of the last step with at least one point (sleeping pairs included, with the forces they carried
+/// when they fell asleep), and the i-th of them (0 <= i < count; out of range: an empty record and a message).
 FC_API int fcWorld_GetContactCount(fcWorldId worldId);
 FC_API fcContactData fcWorld_GetContact(fcWorldId worldId, int index);
 /// The contacts touching one body: writes up to capacity, returns how many there are.
