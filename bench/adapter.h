@@ -86,6 +86,12 @@ typedef struct fcbAdapter {
     /// number of contact points; -1 when the engine has no contacts to report.
     double (*penetration)(void* ctx, int* points);
     void (*destroy)(void* ctx);
+    /// What the engine built, read back from its own world (the bench_adapters_agree test): the number of dynamic
+    /// bodies and their total mass (kg). NULL: not available.
+    void (*readBack)(void* ctx, int* dynamicBodies, double* totalMass);
+    /// Joint j's two anchor points, world, at the current pose, from the engine's own joint: pa on body a (the
+    /// world point when a = -1), pb on body b. false: not available.
+    bool (*jointAnchors)(void* ctx, int joint, double pa[3], double pb[3]);
 } fcbAdapter;
 
 /// Each adapter file defines its entry: the number of settings variants and their adapters.

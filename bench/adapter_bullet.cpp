@@ -226,12 +226,49 @@ void BulletDestroy(void* ctx)
     delete w;
 }
 
+void BulletReadBack(void* ctx, int* bodies, double* mass)
+{
+    BulletWorld* w = static_cast<BulletWorld*>(ctx);
+    *bodies = 0;
+    *mass = 0;
+    const btCollisionObjectArray& objects = w->world->getCollisionObjectArray();
+    for (int i = 0; i < objects.size(); ++i) {
+        const btRigidBody* rb = btRigidBody::upcast(objects[i]);
+        if (!rb || rb->getInvMass() == 0) continue;
+        ++*bodies;
+        *mass += 1 / rb->getInvMass();
+    }
+}
+
+// the constraints are built (b, a): Bullet's body A is the scene's body b, its body B the scene's a (or the world)
+bool BulletJointAnchors(void* ctx, int j, double pa[3], double pb[3])
+{
+    BulletWorld* w = static_cast<BulletWorld*>(ctx);
+    btTypedConstraint* c = w->joints[(size_t)j];
+    btVector3 inA, inB;
+    if (c->getConstraintType() == POINT2POINT_CONSTRAINT_TYPE) {
+        btPoint2PointConstraint* p = static_cast<btPoint2PointConstraint*>(c);
+        inA = p->getPivotInA(), inB = p->getPivotInB();
+    } else if (c->getConstraintType() == HINGE_CONSTRAINT_TYPE) {
+        btHingeConstraint* h = static_cast<btHingeConstraint*>(c);
+        inA = h->getAFrame().getOrigin(), inB = h->getBFrame().getOrigin();
+    } else {
+        return false;
+    }
+    btVector3 a = c->getRigidBodyA().getCenterOfMassTransform() * inA;
+    btVector3 b = c->getRigidBodyB().getCenterOfMassTransform() * inB;
+    pb[0] = a.x(), pb[1] = a.y(), pb[2] = a.z();
+    pa[0] = b.x(), pa[1] = b.y(), pa[2] = b.z();
+    return true;
+}
+
 const fcbAdapter fcbBulletAdapters[] = {
     {"bullet", "SI10",
      "Bullet 3.24 (double) btDiscreteDynamicsWorld + btSequentialImpulseConstraintSolver defaults: 10 iterations, "
      "ERP 0.2, split impulse, warm starting 0.85, btDbvtBroadphase, margin 0.04, deactivation disabled, friction "
      "sqrt(mu) per body; btPoint2PointConstraint (tau 0.3)",
-     nullptr, BulletCreate, BulletStep, BulletGetState, BulletJointForce, BulletPenetration, BulletDestroy},
+     nullptr, BulletCreate, BulletStep, BulletGetState, BulletJointForce, BulletPenetration, BulletDestroy,
+     BulletReadBack, BulletJointAnchors},
 };
 
 }  // namespace

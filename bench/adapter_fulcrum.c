@@ -79,12 +79,35 @@ static void FulcrumDestroy(void* ctx)
     free(f);
 }
 
+static void FulcrumReadBack(void* ctx, int* bodies, double* mass)
+{
+    fcbFulcrum* f = ctx;
+    *bodies = 0;
+    *mass = 0;
+    for (int i = 0; i < f->scene.bodyCount; ++i) {
+        if (fcBody_GetType(f->scene.bodies[i]) != fc_dynamicBody) continue;
+        ++*bodies;
+        *mass += fcBody_GetMass(f->scene.bodies[i]);
+    }
+}
+
+static bool FulcrumJointAnchors(void* ctx, int j, double pa[3], double pb[3])
+{
+    fcbFulcrum* f = ctx;
+    if (j < 0 || j >= f->scene.jointCount) return false;
+    fcVec3 a = fcJoint_GetAnchorA(f->scene.joints[j]), b = fcJoint_GetAnchorB(f->scene.joints[j]);
+    pa[0] = a.x, pa[1] = a.y, pa[2] = a.z;
+    pb[0] = b.x, pb[1] = b.y, pb[2] = b.z;
+    return true;
+}
+
 static const fcbAdapter fcbFulcrumAdapters[] = {
     {"fulcrum", "default",
      "Fulcrum defaults: exact joint solve (sparse LDL^T) with post-step projection (tolerance 1e-10 m, 20 "
      "iterations), stability substeps from joint tension; contacts: at least 2 substeps of 12 projected "
      "Gauss-Seidel sweeps, 4 position sweeps, slop 5 mm, speculative margin 2 cm; sleeping off (scene key)",
-     NULL, FulcrumCreate, FulcrumStep, FulcrumGetState, FulcrumJointForce, FulcrumPenetration, FulcrumDestroy},
+     NULL, FulcrumCreate, FulcrumStep, FulcrumGetState, FulcrumJointForce, FulcrumPenetration, FulcrumDestroy,
+     FulcrumReadBack, FulcrumJointAnchors},
 };
 
 int fcbFulcrum_Adapters(const fcbAdapter** out)

@@ -247,13 +247,46 @@ static void MujocoDestroy(void* ctx)
     free(o);
 }
 
+// dynamic bodies: those with a joint (the freejoint); MuJoCo body 0 is the world
+static void MujocoReadBack(void* ctx, int* bodies, double* mass)
+{
+    fcbMujoco* o = ctx;
+    *bodies = 0;
+    *mass = 0;
+    for (int b = 1; b < o->m->nbody; ++b) {
+        if (o->m->body_jntnum[b] == 0) continue;
+        ++*bodies;
+        *mass += o->m->body_mass[b];
+    }
+}
+
+// the joint's (first) connect equality: eq_data[0..2] is the anchor in body1 (the scene's b), eq_data[3..5] in
+// body2 (the scene's a, or the world), as the compiler stored them; placed with the current xpos / xmat
+static bool MujocoJointAnchors(void* ctx, int j, double pa[3], double pb[3])
+{
+    fcbMujoco* o = ctx;
+    int e = o->jointEq[j];
+    if (e < 0 || e >= o->m->neq || o->m->eq_type[e] != mjEQ_CONNECT) return false;
+    const mjtNum* data = o->m->eq_data + mjNEQDATA * e;
+    int id[2] = {o->m->eq_obj1id[e], o->m->eq_obj2id[e]};
+    double* out[2] = {pb, pa};
+    for (int s = 0; s < 2; ++s) {
+        mjtNum p[3];
+        mju_rotVecMat(p, data + 3 * s, o->d->xmat + 9 * id[s]);
+        for (int k = 0; k < 3; ++k) out[s][k] = p[k] + o->d->xpos[3 * id[s] + k];
+    }
+    return true;
+}
+
 static const fcbAdapter fcbMujocoAdapters[] = {
     {"mujoco", "Newton/free+connect",
      "MuJoCo 2.2.2 Newton solver; freejoint bodies with connect equalities (soft, default solref 0.02 1 and solimp "
      "0.9 0.95 0.001); Euler, 100 iterations, tolerance 1e-8, pyramidal cones, condim 3, friction max(mu)",
-     MujocoRefuse, MujocoCreateNewton, MujocoStep, MujocoGetState, MujocoJointForce, MujocoPenetration, MujocoDestroy},
+     MujocoRefuse, MujocoCreateNewton, MujocoStep, MujocoGetState, MujocoJointForce, MujocoPenetration, MujocoDestroy,
+     MujocoReadBack, MujocoJointAnchors},
     {"mujoco", "PGS/free+connect", "MuJoCo 2.2.2 PGS solver; otherwise as Newton/free+connect", MujocoRefuse,
-     MujocoCreatePgs, MujocoStep, MujocoGetState, MujocoJointForce, MujocoPenetration, MujocoDestroy},
+     MujocoCreatePgs, MujocoStep, MujocoGetState, MujocoJointForce, MujocoPenetration, MujocoDestroy, MujocoReadBack,
+     MujocoJointAnchors},
 };
 
 int fcbMujoco_Adapters(const fcbAdapter** out)

@@ -261,14 +261,46 @@ static void OdeDestroy(void* ctx)
     free(o);
 }
 
+static void OdeReadBack(void* ctx, int* bodies, double* mass)
+{
+    fcbOde* o = ctx;
+    *bodies = 0;
+    *mass = 0;
+    for (int i = 0; i < o->scene->bodyCount; ++i) {
+        if (!o->bodies[i]) continue;
+        dMass m;
+        dBodyGetMass(o->bodies[i], &m);
+        ++*bodies;
+        *mass += m.mass;
+    }
+}
+
+// the joints are attached (b, a): ODE's anchor 1 is on body b, anchor 2 on body a (or the world)
+static bool OdeJointAnchors(void* ctx, int j, double pa[3], double pb[3])
+{
+    fcbOde* o = ctx;
+    dVector3 a1, a2;
+    if (dJointGetType(o->joints[j]) == dJointTypeBall) {
+        dJointGetBallAnchor(o->joints[j], a1);
+        dJointGetBallAnchor2(o->joints[j], a2);
+    } else {
+        dJointGetHingeAnchor(o->joints[j], a1);
+        dJointGetHingeAnchor2(o->joints[j], a2);
+    }
+    for (int k = 0; k < 3; ++k) pb[k] = a1[k], pa[k] = a2[k];
+    return true;
+}
+
 static const fcbAdapter fcbOdeAdapters[] = {
     {"ode", "QuickStep20",
      "ODE 0.16 dWorldQuickStep, 20 iterations, SOR 1.3, ERP 0.2, CFM 1e-10, dContactApprox1, <= 8 contacts per "
      "pair, dHashSpace, auto-disable off",
-     NULL, OdeCreateQuick, OdeStep, OdeGetState, OdeJointForce, OdePenetration, OdeDestroy},
+     NULL, OdeCreateQuick, OdeStep, OdeGetState, OdeJointForce, OdePenetration, OdeDestroy, OdeReadBack,
+     OdeJointAnchors},
     {"ode", "dWorldStep",
      "ODE 0.16 dWorldStep (Dantzig LCP, dense per island), ERP 0.2, CFM 1e-10, contacts as QuickStep20",
-     OdeRefuseDense, OdeCreateDense, OdeStep, OdeGetState, OdeJointForce, OdePenetration, OdeDestroy},
+     OdeRefuseDense, OdeCreateDense, OdeStep, OdeGetState, OdeJointForce, OdePenetration, OdeDestroy, OdeReadBack,
+     OdeJointAnchors},
 };
 
 int fcbOde_Adapters(const fcbAdapter** out)

@@ -56,6 +56,9 @@ typedef struct StdScene {
 static const StdScene stdScenes[] = {
     {"S1", "s1_chain.json", 0, 0, 600, fig_sep | fig_energy},
     {"S2", "s2_heavy_chain.json", 0, 0, 600, fig_sep | fig_energy},
+    // S1 and S2 at h = 1/600 s for 1 s of simulated time (issue 5: separation <= 1e-9 m there)
+    {"S1@600", "s1_chain.json", 0, 1.0 / 600, 600, fig_sep | fig_energy},
+    {"S2@600", "s2_heavy_chain.json", 0, 1.0 / 600, 600, fig_sep | fig_energy},
     {"S3", "s3_pyramid.json", 0, 0, 600, fig_drift},
     {"S4", "s4_rain.json", 0, 0, 300, 0},
     {"S5", "s5_pendulum.json", 0, 1.0 / 240, 284, fig_tension | fig_sep},
@@ -790,8 +793,236 @@ static int MakeDirs(const char* path)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
+// The bar chart (--chart FILE.png; --suite writes bench/results/bench.png): ms per step of every cell that ran, per
+// scene and engine/settings, on a log scale, rasterized on the CPU and written with stb_image_write. Labels with
+// stb_easy_font when it was found; without it the chart has no text and its values go to FILE.png.csv.
+// ---------------------------------------------------------------------------------------------------------------------
+
+#ifdef FCB_HAVE_STB_WRITE
+#ifdef FCB_STB_FLAT
+#include <stb_image_write.h>
+#else
+#include <stb/stb_image_write.h>
+#endif
+#ifdef FCB_HAVE_STB_FONT
+#ifdef FCB_STB_FLAT
+#include <stb_easy_font.h>
+#else
+#include <stb/stb_easy_font.h>
+#endif
+#endif
+
+typedef struct Canvas {
+    int w, h;
+    unsigned char* px;
+} Canvas;
+
+static void FillRect(Canvas* c, int x0, int y0, int x1, int y1, const unsigned char rgb[3])
+{
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > c->w) x1 = c->w;
+    if (y1 > c->h) y1 = c->h;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) memcpy(&c->px[3 * ((size_t)y * (size_t)c->w + (size_t)x)], rgb, 3);
+}
+
+// text at (x, y) (top left), scale s pixels per font unit; returns the width drawn (0 without the font)
+static int Text(Canvas* c, int x, int y, int s, const char* text, const unsigned char rgb[3])
+{
+#ifdef FCB_HAVE_STB_FONT
+    static char vbuf[200000];
+    char t[256];
+    snprintf(t, sizeof t, "%s", text);
+    unsigned char col[4] = {rgb[0], rgb[1], rgb[2], 255};
+    int quads = stb_easy_font_print(0, 0, t, col, vbuf, sizeof vbuf);
+    for (int q = 0; q < quads; ++q) {
+        const float* v = (const float*)(vbuf + (size_t)q * 64);  // 4 vertices of 16 bytes: x, y, z, rgba
+        float xa = v[0], xb = v[0], ya = v[1], yb = v[1];
+        for (int k = 1; k < 4; ++k) {
+            xa = fminf(xa, v[4 * k]), xb = fmaxf(xb, v[4 * k]);
+            ya = fminf(ya, v[4 * k + 1]), yb = fmaxf(yb, v[4 * k + 1]);
+        }
+        FillRect(c, x + (int)lroundf(xa * (float)s), y + (int)lroundf(ya * (float)s), x + (int)lroundf(xb * (float)s),
+                 y + (int)lroundf(yb * (float)s), rgb);
+    }
+    return stb_easy_font_width(t) * s;
+#else
+    (void)c, (void)x, (void)y, (void)s, (void)text, (void)rgb;
+    return 0;
+#endif
+}
+
+static const unsigned char chartColors[][3] = {
+    {214, 39, 40},   {31, 119, 180}, {174, 199, 232}, {44, 160, 44}, {255, 127, 14},
+    {255, 187, 120}, {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+};
+#define CHART_COLOR_COUNT ((int)(sizeof chartColors / sizeof chartColors[0]))
+
+static bool WriteChart(const char* path, const Result* rs, int n, const char* stamp, char* err, size_t errSize)
+{
+    // the variants (engine + settings) and the scenes, in order of first appearance
+    char variants[16][48];
+    char scenes[32][24];
+    int nv = 0, ns = 0;
+    double lo = 1e30, hi = 0;
+    for (int i = 0; i < n; ++i) {
+        char v[48];
+        Join(v, sizeof v, rs[i].engine, " ", rs[i].settings);
+        int k = 0;
+        while (k < nv && strcmp(variants[k], v) != 0) ++k;
+        if (k == nv && nv < 16) snprintf(variants[nv++], sizeof variants[0], "%s", v);
+        k = 0;
+        while (k < ns && strcmp(scenes[k], rs[i].scene) != 0) ++k;
+        if (k == ns && ns < 32) snprintf(scenes[ns++], sizeof scenes[0], "%s", rs[i].scene);
+        if (rs[i].ran && rs[i].msMedian > 0) lo = fmin(lo, rs[i].msMedian), hi = fmax(hi, rs[i].msMedian);
+    }
+    if (ns == 0 || hi <= 0) {
+        snprintf(err, errSize, "no cell ran: nothing to chart");
+        return false;
+    }
+    int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
+    if (d1 <= d0) d1 = d0 + 1;
+    const int bar = 14, gap = 20, left = 90, top = 50, plotH = 420, legendH = 20 * ((nv + 2) / 3) + 30;
+    int groupW = nv * bar + gap;
+    int W = left + ns * groupW + 40, H = top + plotH + 40 + legendH;
+    if (W < 1200) W = 1200;
+    Canvas c = {W, H, malloc((size_t)W * (size_t)H * 3)};
+    if (!c.px) {
+        snprintf(err, errSize, "out of memory");
+        return false;
+    }
+    memset(c.px, 255, (size_t)W * (size_t)H * 3);
+    const unsigned char black[3] = {0, 0, 0}, grid[3] = {220, 220, 220}, grey[3] = {90, 90, 90};
+    char title[200];
+    snprintf(title, sizeof title, "fulcrum-bench: ms per step (log scale; lower is faster)   %s   build %s", stamp,
+             FC_BENCH_BUILD_TYPE);
+    Text(&c, left, 12, 2, title, black);
+    int y0 = top, y1 = top + plotH;  // plot area rows
+    for (int d = d0; d <= d1; ++d) {
+        int y = y1 - (int)lround((double)(d - d0) / (d1 - d0) * plotH);
+        FillRect(&c, left, y, left + ns * groupW, y + 1, grid);
+        char lab[32];
+        if (d >= 0)
+            snprintf(lab, sizeof lab, "%.0f", pow(10, d));
+        else
+            snprintf(lab, sizeof lab, "%.*f", -d, pow(10, d));
+        Text(&c, 8, y - 6, 2, lab, grey);
+    }
+    FillRect(&c, left - 1, y0, left, y1 + 1, black);
+    FillRect(&c, left - 1, y1, left + ns * groupW, y1 + 1, black);
+    for (int si = 0; si < ns; ++si) {
+        int gx = left + si * groupW + gap / 2;
+        for (int i = 0; i < n; ++i) {
+            if (strcmp(rs[i].scene, scenes[si]) != 0) continue;
+            char v[48];
+            Join(v, sizeof v, rs[i].engine, " ", rs[i].settings);
+            int k = 0;
+            while (k < nv && strcmp(variants[k], v) != 0) ++k;
+            if (k >= nv) continue;
+            int x = gx + k * bar;
+            if (rs[i].ran && rs[i].msMedian > 0) {
+                double f = (log10(rs[i].msMedian) - d0) / (d1 - d0);
+                int y = y1 - (int)lround(f * plotH);
+                if (y > y1 - 2) y = y1 - 2;
+                FillRect(&c, x, y, x + bar - 1, y1, chartColors[k % CHART_COLOR_COUNT]);
+            } else {
+                Text(&c, x + 1, y1 - 16, 2, "x", grey);  // not run
+            }
+        }
+        Text(&c, gx, y1 + 8, 2, scenes[si], black);
+    }
+    int ly = y1 + 40;
+    for (int k = 0; k < nv; ++k) {
+        int lx = left + (k % 3) * 370, yy = ly + (k / 3) * 20;
+        FillRect(&c, lx, yy, lx + 14, yy + 14, chartColors[k % CHART_COLOR_COUNT]);
+        Text(&c, lx + 20, yy, 2, variants[k], black);
+    }
+    Text(&c, left, ly + ((nv + 2) / 3) * 20 + 4, 1,
+         "x: not run (see the table: too slow, too much memory, or the engine failed). Bars: median over the runs of "
+         "each run's mean step.",
+         grey);
+    bool ok = stbi_write_png(path, W, H, 3, c.px, W * 3) != 0;
+    free(c.px);
+    if (!ok) {
+        Join(err, errSize, "cannot write ", path, "");
+        return false;
+    }
+#ifndef FCB_HAVE_STB_FONT
+    // no font: the chart has no labels, so its values go next to it
+    char csvPath[1100];
+    Join(csvPath, sizeof csvPath, path, ".csv", "");
+    FILE* f = fopen(csvPath, "w");
+    if (f) {
+        fprintf(f, "# the bars of %s, left to right; colour index = variant\nscene,variant_index,engine,settings,ms_step,ran\n", path);
+        for (int si = 0; si < ns; ++si)
+            for (int i = 0; i < n; ++i) {
+                if (strcmp(rs[i].scene, scenes[si]) != 0) continue;
+                char v[48];
+                Join(v, sizeof v, rs[i].engine, " ", rs[i].settings);
+                int k = 0;
+                while (k < nv && strcmp(variants[k], v) != 0) ++k;
+                fprintf(f, "%s,%d,%s,%s,%.6f,%d\n", rs[i].scene, k, rs[i].engine, rs[i].settings, rs[i].msMedian, rs[i].ran);
+            }
+        fclose(f);
+    }
+#endif
+    return true;
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------------------------------
 // main
 // ---------------------------------------------------------------------------------------------------------------------
+
+// The adapters' check (--check-adapters SCENE, the bench_adapters_agree test): every adapter built in builds the
+// scene, and what its engine holds, read back through the adapter (readBack, jointAnchors), must match Fulcrum's
+// world: the same number of dynamic bodies, the same total mass to 1e-12 relative, every joint's two anchors within
+// 1e-12 m. Fulcrum's own read-back is checked against the scene description the same way. 0: all agree; 1: not.
+static bool CheckOne(const LoadedScene* L, const fcbAdapter* ad, int refBodies, double refMass, const double* refA,
+                     const double* refB, const char* against)
+{
+    char err[512] = "";
+    void* ctx = ad->create(&L->s, err, sizeof err);
+    if (!ctx) {
+        printf("  %-8s %-19s FAIL: the world could not be built: %s\n", ad->engine, ad->settings, err);
+        return false;
+    }
+    bool ok = true;
+    int bodies = -1;
+    double mass = 0, worst = 0;
+    if (!ad->readBack || !ad->jointAnchors) {
+        printf("  %-8s %-19s FAIL: the adapter has no read-back\n", ad->engine, ad->settings);
+        ad->destroy(ctx);
+        return false;
+    }
+    ad->readBack(ctx, &bodies, &mass);
+    double massRel = fabs(mass - refMass) / fmax(fabs(refMass), 1e-300);
+    int badJoint = -1;
+    for (int j = 0; j < L->s.jointCount; ++j) {
+        double pa[3], pb[3];
+        if (!ad->jointAnchors(ctx, j, pa, pb)) {
+            badJoint = j;
+            worst = INFINITY;
+            break;
+        }
+        for (int k = 0; k < 3; ++k) {
+            double d = fmax(fabs(pa[k] - refA[3 * j + k]), fabs(pb[k] - refB[3 * j + k]));
+            if (!(d <= worst)) worst = d, badJoint = j;
+        }
+    }
+    if (bodies != refBodies || !(massRel <= 1e-12) || !(worst <= 1e-12)) ok = false;
+    char where[48] = "";
+    if (badJoint >= 0) snprintf(where, sizeof where, " (joint %d)", badJoint);
+    printf("  %-8s %-19s %d dynamic bodies (%s: %d), total mass %.17g kg (rel. diff %.1e), %d joints: largest "
+           "anchor diff %.1e m%s  %s\n",
+           ad->engine, ad->settings, bodies, against, refBodies, mass, massRel, L->s.jointCount, worst, where,
+           ok ? "ok" : "FAIL");
+    ad->destroy(ctx);
+    return ok;
+}
+
+static int CheckAdapters(const LoadedScene* L, const char* engineList);
 
 typedef struct EngineEntry {
     const char* name;
@@ -818,8 +1049,9 @@ static void Usage(FILE* f)
 {
     fprintf(f,
             "usage: fulcrum-bench [--engine fulcrum|ode|bullet|mujoco[,...]] [--settings NAME] [--scene NAME|FILE.json]\n"
-            "                     [--steps N] [--dt H] [--repeat R] [--json] [--csv FILE] [--list]\n"
-            "       fulcrum-bench --suite [--repeat R] [--engine ...] [--only SCENE[,SCENE...]] [--csv FILE] [--json]\n"
+            "                     [--steps N] [--dt H] [--repeat R] [--json] [--csv FILE] [--chart FILE.png] [--list]\n"
+            "       fulcrum-bench --suite [--repeat R] [--engine ...] [--only SCENE[,SCENE...]] [--csv FILE] [--chart FILE.png] [--json]\n"
+            "       fulcrum-bench --check-adapters SCENE [--engine ...]   (the adapters build the same world; exit 1 if not)\n"
             "standard scenes:");
     for (int i = 0; i < STD_SCENE_COUNT; ++i) fprintf(f, " %s", stdScenes[i].name);
     fprintf(f, "\nengines built in:");
@@ -848,6 +1080,8 @@ int main(int argc, char** argv)
     const char* sceneArg = NULL;
     const char* only = NULL;
     const char* csvPath = NULL;
+    const char* chartPath = NULL;
+    const char* checkScene = NULL;
     int steps = 0, repeat = 0;
     double dt = 0;
     bool suite = false, json = false, list = false;
@@ -859,6 +1093,8 @@ int main(int argc, char** argv)
         else if (strcmp(a, "--scene") == 0 && hasValue) sceneArg = argv[++i];
         else if (strcmp(a, "--only") == 0 && hasValue) only = argv[++i];
         else if (strcmp(a, "--csv") == 0 && hasValue) csvPath = argv[++i];
+        else if (strcmp(a, "--chart") == 0 && hasValue) chartPath = argv[++i];
+        else if (strcmp(a, "--check-adapters") == 0 && hasValue) checkScene = argv[++i];
         else if (strcmp(a, "--steps") == 0 && hasValue) steps = atoi(argv[++i]);
         else if (strcmp(a, "--repeat") == 0 && hasValue) repeat = atoi(argv[++i]);
         else if (strcmp(a, "--dt") == 0 && hasValue) dt = atof(argv[++i]);
@@ -878,6 +1114,18 @@ int main(int argc, char** argv)
         Usage(stdout);
         return 0;
     }
+    if (checkScene) {
+        LoadedScene L;
+        char err[1024];
+        if (!LoadScene(checkScene, dt, steps, &L, err, sizeof err)) {
+            fprintf(stderr, "fulcrum-bench: %s\n", err);
+            FreeScene(&L);
+            return 2;
+        }
+        int rc = CheckAdapters(&L, engineList);
+        FreeScene(&L);
+        return rc;
+    }
     if (!suite && !sceneArg) {
         Usage(stderr);
         return 2;
@@ -887,6 +1135,12 @@ int main(int argc, char** argv)
         return 2;
     }
     if (repeat == 0) repeat = suite ? 3 : 1;
+#ifndef FCB_HAVE_STB_WRITE
+    if (chartPath) {
+        fprintf(stderr, "fulcrum-bench: --chart: this build has no PNG writer (install libstb-dev and rebuild)\n");
+        return 2;
+    }
+#endif
     for (const char* p = engineList; p && *p;) {
         const char* e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -934,6 +1188,8 @@ int main(int argc, char** argv)
     if (json) printf("[\n");
 
     int sceneCount = suite ? STD_SCENE_COUNT : 1;
+    static Result results[512];
+    int resultCount = 0;
     bool firstJson = true;
     int status = 0;
     for (int si = 0; si < sceneCount; ++si) {
@@ -975,6 +1231,7 @@ int main(int argc, char** argv)
                 RunCellIsolated(&L, &ads[a], repeat, &r);
                 Verdict(&L, &r);
                 PrintRow(out, &L, &r);
+                if (resultCount < (int)(sizeof results / sizeof results[0])) results[resultCount++] = r;
                 if (csv) CsvRow(csv, &r), fflush(csv);
                 if (json) JsonRow(stdout, &r, firstJson), firstJson = false, fflush(stdout);
             }
@@ -993,5 +1250,91 @@ int main(int argc, char** argv)
         fclose(csv);
         fprintf(out, "\nCSV written to %s\n", csvPath);
     }
+#ifdef FCB_HAVE_STB_WRITE
+    char chartDefault[1200];
+    if (suite && !chartPath) {
+        MakeDirs(FC_BENCH_RESULTS_DIR);
+        snprintf(chartDefault, sizeof chartDefault, "%s/bench.png", FC_BENCH_RESULTS_DIR);
+        chartPath = chartDefault;
+    }
+    if (chartPath) {
+        char err[1200];
+#ifdef FCB_HAVE_STB_FONT
+        const char* note = "";
+#else
+        const char* note = " (no labels: stb_easy_font not found; the values are in the .csv next to it)";
+#endif
+        if (WriteChart(chartPath, results, resultCount, stamp, err, sizeof err))
+            fprintf(out, "chart written to %s%s\n", chartPath, note);
+        else
+            fprintf(stderr, "fulcrum-bench: --chart: %s\n", err);
+    }
+#else
+    if (suite) fprintf(out, "no chart: this build has no PNG writer (libstb-dev)\n");
+#endif
     return status;
+}
+
+static int CheckAdapters(const LoadedScene* L, const char* engineList)
+{
+    const fcbScene* s = &L->s;
+    int nj = s->jointCount;
+    double* descA = calloc((size_t)nj * 3 + 1, sizeof(double));
+    double* descB = calloc((size_t)nj * 3 + 1, sizeof(double));
+    double* refA = calloc((size_t)nj * 3 + 1, sizeof(double));
+    double* refB = calloc((size_t)nj * 3 + 1, sizeof(double));
+    int descBodies = 0;
+    double descMass = 0;
+    for (int i = 0; i < s->bodyCount; ++i)
+        if (s->bodies[i].dynamic) ++descBodies, descMass += s->bodies[i].mass;
+    for (int j = 0; j < nj; ++j) {
+        const fcbJoint* jt = &s->joints[j];
+        fcbState sa, sb;
+        memset(&sa, 0, sizeof sa);
+        if (jt->a >= 0) {
+            memcpy(sa.pos, s->bodies[jt->a].pos, sizeof sa.pos);
+            memcpy(sa.quat, s->bodies[jt->a].quat, sizeof sa.quat);
+            WorldPoint(&sa, jt->localA, &descA[3 * j]);
+        } else {
+            memcpy(&descA[3 * j], jt->localA, 3 * sizeof(double));
+        }
+        memcpy(sb.pos, s->bodies[jt->b].pos, sizeof sb.pos);
+        memcpy(sb.quat, s->bodies[jt->b].quat, sizeof sb.quat);
+        WorldPoint(&sb, jt->localB, &descB[3 * j]);
+    }
+    printf("adapters agree on %s: %d dynamic bodies, %d joints in the scene description\n", L->name, descBodies, nj);
+    const fcbAdapter* fa;
+    fcbFulcrum_Adapters(&fa);
+    bool ok = CheckOne(L, &fa[0], descBodies, descMass, descA, descB, "scene");
+    // Fulcrum's own read-back is the reference for the peers
+    int refBodies = 0;
+    double refMass = 0;
+    char err[512] = "";
+    void* ctx = fa[0].create(s, err, sizeof err);
+    if (ctx) {
+        fa[0].readBack(ctx, &refBodies, &refMass);
+        for (int j = 0; j < nj; ++j) fa[0].jointAnchors(ctx, j, &refA[3 * j], &refB[3 * j]);
+        fa[0].destroy(ctx);
+    } else {
+        ok = false;
+    }
+    int checked = 1;
+    if (L->peerRefusal[0]) printf("  peers not checked: %s (they do not build this scene)\n", L->peerRefusal);
+    for (int i = 1; i < ENGINE_COUNT && !L->peerRefusal[0]; ++i) {
+        if (!InList(engineList, engines[i].name)) continue;
+        const fcbAdapter* ads;
+        int n = engines[i].get(&ads);
+        for (int a = 0; a < n; ++a) ok &= CheckOne(L, &ads[a], refBodies, refMass, refA, refB, "fulcrum"), ++checked;
+    }
+    for (int k = 1; k < 4; ++k) {
+        bool built = false;
+        for (int i = 0; i < ENGINE_COUNT; ++i) built |= strcmp(engines[i].name, allEngines[k]) == 0;
+        if (!built) printf("  %-8s not built in (not found at build time): not checked\n", allEngines[k]);
+    }
+    printf("%s: %d adapter(s) checked\n", ok ? "all agree" : "DISAGREE", checked);
+    free(descA);
+    free(descB);
+    free(refA);
+    free(refB);
+    return ok ? 0 : 1;
 }
