@@ -76,6 +76,13 @@ static int test_box_rests_on_ground(void)
     ENSURE_LE(st.maxPenetration, 0.005);
     ENSURE_NEAR(fcBody_GetPosition(box).z, 0.25, 0.005);
     ENSURE_LE(fcVec3_Length(fcBody_GetLinearVelocity(box)), 1e-6);
+    // a destroyed body's contacts leave the API at once
+    ENSURE(fcWorld_GetContactCount(w) == 1 && fcWorld_GetContact(w, 0).pointCount == 4);
+    fcDestroyBody(box);
+    ENSURE(fcWorld_GetContactCount(w) == 0);
+    fcClearError();
+    ENSURE(fcWorld_GetContact(w, 0).pointCount == 0 && strstr(fcGetLastError(), "out of range") != NULL);
+    ENSURE(fcWorld_Step(w));
     fcDestroyWorld(w);
     return 0;
 }

@@ -17,6 +17,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->solverBodies);
     fcFree(set->solverBodyOf);
     fcFree(set->solverManifolds);
+    fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }
 
@@ -122,6 +123,30 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
 }
 
+// The API's index of manifolds with points, so that fcWorld_GetContact(i) is a lookup; also after a shape's
+// contacts were destroyed between steps (they leave the touching list at once)
+static void fcContacts_RebuildIndex(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    int kept = 0;
+    for (int t = 0; t < set->touchingCount; ++t)
+        if (set->contacts[set->touching[t]].inUse) set->touching[kept++] = set->touching[t];
+    set->touchingCount = kept;
+    int manifolds = 0;
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        for (int m = 0; m < c->manifoldCount; ++m) {
+            if (c->manifolds[m].pointCount == 0) continue;
+            if (manifolds == set->manifoldRefCapacity) {
+                set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
+                set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
+            }
+            set->manifoldRefs[manifolds++] = set->touching[t] * FC_MAX_PAIR_MANIFOLDS + m;
+        }
+    }
+    world->stats.contactCount = manifolds;
+}
+
 static void fcContacts_PairFound(int a, int b, void* context) { fcContacts_Create(context, a, b); }
 
 void fcContacts_AddShape(fcWorld* world, int index)
@@ -139,6 +164,7 @@ void fcContacts_RemoveShape(fcWorld* world, int index)
     for (int c = 0; c < set->high; ++c)
         if (set->contacts[c].inUse && (set->contacts[c].shapeA == index || set->contacts[c].shapeB == index))
             fcContacts_Destroy(world, c);
+    fcContacts_RebuildIndex(world);
     if (s->proxy >= 0) fcBroadphase_DestroyProxy(&world->broadphase, s->proxy);
     s->proxy = -1;
 }
@@ -365,12 +391,7 @@ void fcContacts_Collide(fcWorld* world)
         }
     }
     world->stats.shapePairs = pairs;
-    int manifolds = 0;
-    for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
-        for (int m = 0; m < c->manifoldCount; ++m) manifolds += c->manifolds[m].pointCount > 0;
-    }
-    world->stats.contactCount = manifolds;
+    fcContacts_RebuildIndex(world);
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
     prof->narrowphase += fcNowMs() - t1;
@@ -421,22 +442,15 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
     }
 }
 
-// the i-th manifold with points, over the touching pairs
+// the i-th manifold with points
 static bool fcContacts_Locate(const fcWorld* world, int index, const fcContact** contact, int* manifold)
 {
     const fcContactSet* set = &world->contacts;
-    for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
-        for (int m = 0; m < c->manifoldCount; ++m) {
-            if (c->manifolds[m].pointCount == 0) continue;
-            if (index-- == 0) {
-                *contact = c;
-                *manifold = m;
-                return true;
-            }
-        }
-    }
-    return false;
+    if (index < 0 || index >= world->stats.contactCount) return false;
+    int ref = set->manifoldRefs[index];
+    *contact = set->contacts + ref / FC_MAX_PAIR_MANIFOLDS;
+    *manifold = ref % FC_MAX_PAIR_MANIFOLDS;
+    return true;
 }
 
 int fcWorld_GetContactCount(fcWorldId worldId)

@@ -95,6 +95,8 @@ typedef struct fcContactSet {
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
+    int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
+    int manifoldRefCapacity;
     // the velocity solve's compact arrays (rebuilt by fcContacts_Prepare every substep)
     fcSolverBody* solverBodies;
     int solverBodyCount, solverBodyCapacity;
