@@ -401,18 +401,12 @@ void fcContacts_Collide(fcWorld* world)
 // API
 // ---------------------------------------------------------------------------------------------------------------------
 
-static fcShapeId fcContacts_ShapeId(const fcWorld* world, int shape)
-{
-    fcShapeId id = {shape + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[shape].generation};
-    return id;
-}
-
 void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d)
 {
     memset(d, 0, sizeof *d);
     const fcContactManifold* m = c->manifolds + manifold;
-    d->shapeA = fcContacts_ShapeId(world, c->shapeA);
-    d->shapeB = fcContacts_ShapeId(world, c->shapeB);
+    d->shapeA = fcMakeShapeId(world, c->shapeA);
+    d->shapeB = fcMakeShapeId(world, c->shapeB);
     d->bodyA = fcMakeBodyId(world, c->bodyA);
     d->bodyB = fcMakeBodyId(world, c->bodyB);
     d->normal = m->normal;

@@ -26,7 +26,6 @@ typedef struct fcContactPoint {
     fcReal normalMass, tangentMass[2];
     fcReal approachSpeed;     // normal relative velocity before the solve, m/s (negative: approaching)
     fcReal bias;              // the normal row holds J v >= bias
-    fcReal positionImpulse;   // position pass accumulator
     uint32_t id;
     bool slipping, wasSlipping;
     bool bounced;             // restitution applied this step

@@ -187,7 +187,6 @@ void fcContacts_Prepare(fcWorld* world)
                 p->bounced = true;
             }
             sp->bias = p->bias;
-            p->positionImpulse = 0;
             points += 1;
         }
     }

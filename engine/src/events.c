@@ -51,20 +51,14 @@ void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed)
     fcEvents_Add(world, fc_eventHold, joint, world->time + s * h);
 }
 
-static fcShapeId fcEvents_ShapeId(const fcWorld* world, int shape)
-{
-    fcShapeId id = {shape + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[shape].generation};
-    return id;
-}
-
 // a contact event; dated at the step's start (begin and end are seen by the collide stage before the step moves)
 static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, const fcContact* c,
                                               const fcContactManifold* m, fcReal time)
 {
     fcConstraintEvent* e = fcEvents_Push(world);
     e->type = type;
-    e->shapeA = fcEvents_ShapeId(world, c->shapeA);
-    e->shapeB = fcEvents_ShapeId(world, c->shapeB);
+    e->shapeA = fcMakeShapeId(world, c->shapeA);
+    e->shapeB = fcMakeShapeId(world, c->shapeB);
     e->time = time;
     const fcBody* a = world->bodies + c->bodyA;
     const fcBody* b = world->bodies + c->bodyB;

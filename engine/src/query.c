@@ -18,12 +18,6 @@ static bool fcQuery_Accepts(const fcShape* s, fcQueryFilter filter)
     return (s->def.categoryBits & filter.maskBits) != 0 && (filter.categoryBits & s->def.maskBits) != 0;
 }
 
-static fcShapeId fcQuery_ShapeId(const fcWorld* world, int shape)
-{
-    fcShapeId id = {shape + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[shape].generation};
-    return id;
-}
-
 typedef struct fcRayContext {
     fcWorld* world;
     fcQueryFilter filter;
@@ -47,7 +41,7 @@ static fcReal fcQuery_RayHit(int proxy, int shapeIndex, fcVec3 origin, fcVec3 tr
     fcRayResult r;
     memset(&r, 0, sizeof r);
     r.hit = true;
-    r.shape = fcQuery_ShapeId(rc->world, shapeIndex);
+    r.shape = fcMakeShapeId(rc->world, shapeIndex);
     r.body = fcMakeBodyId(rc->world, s->body);
     r.fraction = hit.distance / length;
     r.point = fcVec3_MulAdd(origin, hit.distance, dir);
@@ -127,7 +121,7 @@ static bool fcQuery_OverlapHit(int proxy, int shapeIndex, void* context)
             for (int i = 0; i < m[k].pointCount; ++i) overlap = overlap || m[k].points[i].separation <= 0;
         if (!overlap) return true;
     }
-    return oc->fcn(fcQuery_ShapeId(oc->world, shapeIndex), oc->context);
+    return oc->fcn(fcMakeShapeId(oc->world, shapeIndex), oc->context);
 }
 
 bool fcWorld_OverlapAABB(fcWorldId worldId, fcVec3 lo, fcVec3 hi, fcQueryFilter filter, fcOverlapResultFcn* fcn, void* context)
@@ -234,7 +228,7 @@ static bool fcQuery_CastHit(int proxy, int shapeIndex, void* context)
     fcRayResult r;
     memset(&r, 0, sizeof r);
     r.hit = true;
-    r.shape = fcQuery_ShapeId(oc->world, shapeIndex);
+    r.shape = fcMakeShapeId(oc->world, shapeIndex);
     r.body = fcMakeBodyId(oc->world, s->body);
     r.fraction = fraction;
     r.point = point;
@@ -305,7 +299,7 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
     cc->best = d;
     memset(&cc->result, 0, sizeof cc->result);
     cc->result.hit = true;
-    cc->result.shape = fcQuery_ShapeId(cc->world, shapeIndex);
+    cc->result.shape = fcMakeShapeId(cc->world, shapeIndex);
     cc->result.body = fcMakeBodyId(cc->world, s->body);
     cc->result.point = pb;
     cc->result.fraction = d;  // the distance, m

@@ -218,8 +218,7 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     body->shapes[body->shapeCount++] = index;
     fcBody_UpdateMassFromShapes(world, body);
     fcContacts_AddShape(world, index);
-    fcShapeId id = {index + 1, (uint16_t)fcWorldIndex(world), (uint16_t)s->generation};
-    return id;
+    return fcMakeShapeId(world, index);
 }
 
 static fcShape* fcGetShape(fcShapeId id, const char* caller)
@@ -323,6 +322,5 @@ fcShapeId fcBody_GetShape(fcBodyId bodyId, int i)
         return fc_nullShapeId;
     }
     int index = body->shapes[i];
-    fcShapeId id = {index + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[index].generation};
-    return id;
+    return fcMakeShapeId(world, index);
 }

@@ -35,9 +35,6 @@ static void fcStep_Begin(fcWorld* world)
     fcContacts_BeginStep(world);
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
-        b->stepStartPosition = b->position;
-        b->stepStartVelocity = b->linearVelocity;
-        b->stepStartAngularVelocity = b->angularVelocity;
         b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
         b->deltaLinear = b->deltaAngular = fcV3(0, 0, 0);
     }
@@ -165,11 +162,12 @@ bool fcWorld_Step(fcWorldId worldId)
     memset(&st->profile, 0, sizeof st->profile);
     fcEvents_Begin(world);
     world->stepH = h;
-    // the collide stage's events report the start state
+    // the start state, which the collide stage's events report (a retaken step restores this same state)
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         b->stepStartPosition = b->position;
         b->stepStartVelocity = b->linearVelocity;
+        b->stepStartAngularVelocity = b->angularVelocity;
     }
     double tc = fcNowMs();
     fcContacts_Collide(world);

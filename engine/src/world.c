@@ -242,6 +242,12 @@ fcJointId fcMakeJointId(const fcWorld* world, int index)
     return id;
 }
 
+fcShapeId fcMakeShapeId(const fcWorld* world, int index)
+{
+    fcShapeId id = {index + 1, (uint16_t)fcWorldIndex(world), (uint16_t)world->shapes[index].generation};
+    return id;
+}
+
 bool fcWorld_IsValid(fcWorldId id)
 {
     return id.index1 >= 1 && id.index1 <= FC_MAX_WORLDS && s_worlds[id.index1 - 1].inUse &&

@@ -151,6 +151,7 @@ fcBody* fcGetBody(fcBodyId id, fcWorld** world, const char* caller);
 fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);
 fcBodyId fcMakeBodyId(const fcWorld* world, int index);
 fcJointId fcMakeJointId(const fcWorld* world, int index);
+fcShapeId fcMakeShapeId(const fcWorld* world, int index);
 int fcWorldIndex(const fcWorld* world);
 // Take a slot for a new body, joint or shape: a freed one, or a new one at the end of the array, which grows
 // (new slots zeroed, at fcWorld_FirstGeneration). Returns its index; the caller fills it.
