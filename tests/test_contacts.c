@@ -583,6 +583,25 @@ static int test_bad_shapes(void)
     sd.friction = -1;
     ENSURE(FC_IS_NULL(fcCreateShape(body, &sd)));
     ENSURE(fcBody_GetShapeCount(body) == 0 && fcBody_GetShapeCount(ground) == 0);
+    // bad values on the other new paths are refused and change nothing
+    sd = fcDefaultShapeDef();
+    fcShapeId ball = fcCreateShape(body, &sd);
+    fcClearError();
+    ENSURE(!fcShape_SetFriction(ball, -1) && strstr(fcGetLastError(), "friction must be >= 0") != NULL);
+    ENSURE(!fcShape_SetRestitution(ball, 1.5) && strstr(fcGetLastError(), "restitution must be in [0, 1]") != NULL);
+    ENSURE(fcShape_GetDef(ball).friction == 0.6 && fcShape_GetDef(ball).restitution == 0);
+    ENSURE(!fcBody_ApplyForce(body, fcV3(NAN, 0, 0), fcV3(0, 0, 0)) && strstr(fcGetLastError(), "not finite") != NULL);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_GetLinearVelocity(body).x == 0);  // the refused force was not applied
+    fcWorldDef bad = fcDefaultWorldDef();
+    bad.contactIterations = 0;
+    ENSURE(FC_IS_NULL(fcCreateWorld(&bad)) && strstr(fcGetLastError(), "contactIterations must be 1..10000") != NULL);
+    bad = fcDefaultWorldDef();
+    bad.contactSlop = -0.1;
+    ENSURE(FC_IS_NULL(fcCreateWorld(&bad)) && strstr(fcGetLastError(), "contactSlop") != NULL);
+    bad = fcDefaultWorldDef();
+    bad.restitutionOverride = 2;
+    ENSURE(FC_IS_NULL(fcCreateWorld(&bad)) && strstr(fcGetLastError(), "restitution") != NULL);
     fcDestroyWorld(w);
     return 0;
 }
