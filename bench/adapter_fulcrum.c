@@ -104,8 +104,8 @@ static bool FulcrumJointAnchors(void* ctx, int j, double pa[3], double pb[3])
 static const fcbAdapter fcbFulcrumAdapters[] = {
     {"fulcrum", "default",
      "Fulcrum defaults: exact joint solve (sparse LDL^T) with post-step projection (tolerance 1e-10 m, 20 "
-     "iterations), stability substeps from joint tension; contacts: at least 2 substeps of 12 projected "
-     "Gauss-Seidel sweeps, 4 position sweeps, slop 5 mm, speculative margin 2 cm; sleeping off (scene key)",
+     "iterations), the joints' geometric stiffness taken implicitly (trapezoidal); contacts: at least 2 "
+     "substeps of 12 projected Gauss-Seidel sweeps, 4 position sweeps, slop 5 mm, speculative margin 2 cm; sleeping off (scene key)",
      NULL, FulcrumCreate, FulcrumStep, FulcrumGetState, FulcrumJointForce, FulcrumPenetration, FulcrumDestroy,
      FulcrumReadBack, FulcrumJointAnchors},
 };

@@ -422,11 +422,10 @@ static int test_case7_energy(void)
            e240, e960, e240 / e960, s240, chain, c240);
     ENSURE_LE(e240, 0.01);
     ENSURE_LE(s240, 0.002);
-    // the chain of point-like bobs is stiff (each bob rocks about its centre against the next joint's pull),
-    // so its steps are split into substeps and its whips fall back to Newton on current gradients: it loses
-    // energy slowly (5.1 % of m g L over 10 s, measured); bound it so a regression shows
-    ENSURE_LE(chain, 0.06);
-    ENSURE_LE(c240, 0.06);
+    // the chain of point-like bobs whips: it swings by 2.5 % of m g L over 10 s with a secular part of 0.7 %
+    // (measured); bound both so a regression shows
+    ENSURE_LE(chain, 0.03);
+    ENSURE_LE(c240, 0.01);
     ENSURE(e240 / e960 >= 3.0);  // first order in h
     return 0;
 }

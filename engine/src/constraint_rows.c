@@ -197,6 +197,20 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
 void fcRows_ComputeW(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
+    // the rotational inertia the constraint impulses see: I + theta h^2 K with K the joints' geometric stiffness
+    // (physics.md section 4): theta = 1/4 takes the stiffness by the trapezoidal rule, stable at any h w and
+    // without numerical damping
+    fcReal gain = FC_GEOMETRIC_THETA * world->h * world->h;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* body = world->bodies + k;
+        if (!body->inUse || body->type != fc_dynamicBody) continue;
+        if (body->stiffnessRate == 0) {
+            body->invInertiaSolve = body->invInertiaWorld;
+            continue;
+        }
+        fcMat33 inertia = fcMat33_RotateTensor(body->orientation, body->inertiaLocal);
+        body->invInertiaSolve = fcMat33_Inverse(fcMat33_Add(inertia, fcMat33_Scale(gain, body->geometricStiffness)));
+    }
     for (int i = 0; i < r->count; ++i) {
         int sides[2] = {r->bodyA[i], r->bodyB[i]};
         for (int s = 0; s < 2; ++s) {
@@ -208,7 +222,7 @@ void fcRows_ComputeW(fcWorld* world)
             }
             const fcBody* body = world->bodies + sides[s];
             // W = M^-1 J^T: linear part J_lin / m, angular part I_world^-1 J_ang
-            fcVec3 ang = fcMat33_MulV(body->invInertiaWorld, fcV3(jr[3], jr[4], jr[5]));
+            fcVec3 ang = fcMat33_MulV(body->invInertiaSolve, fcV3(jr[3], jr[4], jr[5]));
             w[0] = body->invMass * jr[0], w[1] = body->invMass * jr[1], w[2] = body->invMass * jr[2];
             w[3] = ang.x, w[4] = ang.y, w[5] = ang.z;
         }

@@ -24,6 +24,9 @@ void fcIntegrate_Positions(fcWorld* world, fcReal h);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);
+// the geometric stiffness K of each body from the last step's joint forces (before the step's impulses reset)
+#define FC_GEOMETRIC_THETA 0.25
+void fcStabilize_GeometricStiffness(fcWorld* world);
 // post-step projection; returns the iterations taken and sets stats.projection*
 void fcStabilize_Project(fcWorld* world);
 

@@ -69,40 +69,6 @@ static void fcStep_Snapshot(fcWorld* world, bool restore)
     }
 }
 
-// The constraint forces make the geometry stiff: a link held at both ends by joints pulling with forces F_j
-// at levers r_j rocks about its centre at w^2 = sum F_j r_j / I_perp, and the step treats that stiffness
-// explicitly (J is taken at the step's start), which is stable only while h w stays below about 1.5: a hanging
-// chain of 20 links at h = 1/60 s blows up. (A body held by one joint has no such mode: it swings with it.)
-// Estimate w from the last step's joint forces and split the step so that h w / n <= 1.5.
-static int fcStep_StableSubsteps(const fcWorld* world, fcReal h)
-{
-    if (world->stepH <= 0) return 1;
-    fcReal worst = 0;  // largest w^2
-    for (int k = 0; k < world->bodyHigh; ++k) {
-        const fcBody* b = world->bodies + k;
-        if (!b->inUse || b->type != fc_dynamicBody || b->jointCount < 2) continue;
-        fcReal stiffness = 0, perp = 0;
-        for (int n = 0; n < b->jointCount; ++n) {
-            const fcJoint* joint = world->joints + b->joints[n];
-            if (fcJoint_IsSoft(joint)) continue;
-            fcVec3 lever = joint->bodyB == k ? joint->localAnchorB : joint->localAnchorA;
-            fcReal r = fcVec3_Length(lever);
-            if (r < 1e-9) continue;
-            fcReal force = fcVec3_Length(joint->impulseLinearB) / world->stepH;
-            stiffness += force * r;
-            // inertia about the axes perpendicular to the lever: (trace - u^T I u) / 2
-            fcVec3 u = fcVec3_Scale(1 / r, lever);
-            fcMat33 in = b->inertiaLocal;
-            fcReal p = 0.5 * (in.cx.x + in.cy.y + in.cz.z - fcVec3_Dot(u, fcMat33_MulV(in, u)));
-            perp = perp > 0 && perp < p ? perp : p;
-        }
-        if (perp > 0 && stiffness / perp > worst) worst = stiffness / perp;
-    }
-    fcReal hw = h * FC_SQRT(worst);
-    int n = (int)ceil(hw / 1.9);
-    return n < 1 ? 1 : (n > 64 ? 64 : n);
-}
-
 // one pass of the pipeline over a (sub)step of length h; false when the projection did not converge
 static bool fcStep_Advance(fcWorld* world, fcReal h, int* iterations)
 {
@@ -161,6 +127,7 @@ bool fcWorld_Step(fcWorldId worldId)
     }
     memset(&st->profile, 0, sizeof st->profile);
     fcEvents_Begin(world);
+    fcStabilize_GeometricStiffness(world);  // from the last step's forces, before the step resets them
     world->stepH = h;
     // the start state, which the collide stage's events report (a retaken step restores this same state)
     for (int k = 0; k < world->bodyHigh; ++k) {
@@ -177,10 +144,9 @@ bool fcWorld_Step(fcWorldId worldId)
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     if (projected) fcStep_Snapshot(world, false);
     for (int j = 0; j < world->jointHigh; ++j) world->joints[j].activeAtStepStart = world->joints[j].active;
-    int iterations = 0, substeps = fcStep_StableSubsteps(world, h);  // from the last step's forces
     // a stack's load crosses many contacts: small substeps with a few sweeps each converge far better than
     // one step with all the sweeps
-    if (fcContacts_HasRows(world) && substeps < world->def.contactSubsteps) substeps = world->def.contactSubsteps;
+    int iterations = 0, substeps = fcContacts_HasRows(world) ? world->def.contactSubsteps : 1;
     world->stepH = h;
     fcStep_Begin(world);
     bool converged = true;

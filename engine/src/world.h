@@ -40,6 +40,11 @@ typedef struct fcBody {
     fcVec3 stepStartPosition, stepStartVelocity, stepStartAngularVelocity;
     fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
     fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
+    // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
+    // solve's rotational inertia is I + theta h^2 K, so that a tensioned link's rocking is taken implicitly
+    fcMat33 geometricStiffness;
+    fcReal stiffnessRate;      // sum max(0, F . r) / smallest principal moment: (h w)^2 = h^2 stiffnessRate
+    fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W
 } fcBody;
 
 typedef struct fcShape {

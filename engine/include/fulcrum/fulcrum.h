@@ -141,7 +141,7 @@ typedef struct fcWorldStats {
     fcReal projectionResidual;   ///< largest |f| left by the projection, m (or rad)
     int projectionFailures;      ///< steps since creation whose projection did not converge
     int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
-    int substeps;                ///< substeps the last step was split into: for stability (joint tension) or retaken after a failed projection
+    int substeps;                ///< substeps the last step was split into: while contacts touch, or retaken after a failed projection
     int shapePairs;              ///< pairs whose fat boxes overlap (contacts kept by the broadphase)
     int contactCount;            ///< manifolds with at least one point this step
     int contactPoints;           ///< contact points (normal rows) in the contact problem
