@@ -26,6 +26,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->lambda);
     fcFree(r->bound);
     fcFree(r->applied);
+    fcFree(r->pending);
     fcFree(r->arownnz);
     fcFree(r->arowadr);
     fcFree(r->acolind);
@@ -80,6 +81,7 @@ void fcRows_Layout(fcWorld* world)
     r->lambda = fcAllocZeroed(sizeof(fcReal) * n);
     r->bound = fcAllocZeroed(sizeof(fcReal) * n);
     r->applied = fcAllocZeroed(sizeof(fcReal) * n);
+    r->pending = fcAllocZeroed(sizeof(fcReal) * n);
     r->arownnz = fcAlloc(sizeof(int) * n);
     r->arowadr = fcAlloc(sizeof(int) * n);
 
@@ -153,6 +155,10 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
     fcRowStore* r = &world->rows;
     fcReal h = world->h;
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
+    if (!errorsOnly) {
+        fcRows_Flush(world);  // the impulses applied with the old J are recorded with it
+        r->softCount = 0;
+    }
     for (int b = 0; b < r->blockCount; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
         fcJointPose pose;
@@ -186,6 +192,7 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
                                     (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) |
                                     ((oneSided && !joint->active) || (motor && joint->motorClamp != 0) ? fc_rowInactive : 0));
             if (motor) r->error[i] = 0;
+            r->softCount += (r->flags[i] & fc_rowSoft) != 0;
             r->compliance[i] = oneSided || motor ? 0 : gamma;
             r->biasFactor[i] = oneSided || motor ? 0 : bias;
             r->bound[i] = motor ? joint->maxMotorForce * h : 0;
@@ -263,37 +270,23 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
 }
 
 // impulses lambda on the rows: every dynamic body moves by W lambda (a velocity change, or with `displace` a
-// position change whose velocity is that change over h); the joints and bodies record scale * lambda
+// position change whose velocity is that change over h); the rows keep scale * lambda pending for the joints'
+// and bodies' records (fcRows_Flush), which only change when J does. A displaced body's world inertia is left
+// for the caller to refresh (fcBody_UpdateInverseInertia) once its iterations are done.
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace)
 {
     fcRowStore* r = &world->rows;
     for (int i = 0; i < r->count; ++i) {
         fcReal l = lambda[i];
         if (l == 0) continue;
+        r->pending[i] += l * scale;
         int sides[2] = {r->bodyA[i], r->bodyB[i]};
-        fcJoint* joint = world->joints + r->joint[i];
-        fcReal impulse = l * scale;
-        joint->impulse[i - joint->rowStart] += impulse;
-        const fcReal* jb = r->J[i] + 6;
-        joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
-        joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
-        const fcReal* ja = r->J[i];
-        joint->impulseLinearA = fcVec3_MulAdd(joint->impulseLinearA, impulse, fcV3(ja[0], ja[1], ja[2]));
-        joint->impulseAngularA = fcVec3_MulAdd(joint->impulseAngularA, impulse, fcV3(ja[3], ja[4], ja[5]));
-        // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
-        // is exactly zero for a ball joint's rows
-        fcVec3 lever = r->blockLeverB[r->rowBlock[i]];
-        fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
-        joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
         for (int s = 0; s < 2; ++s) {
             if (!fcMoves(world, sides[s])) continue;
             fcBody* body = world->bodies + sides[s];
             const fcReal* w = r->W[i] + 6 * s;
-            const fcReal* jr = r->J[i] + 6 * s;
             body->deltaLinear = fcVec3_MulAdd(body->deltaLinear, l, fcV3(w[0], w[1], w[2]));
             body->deltaAngular = fcVec3_MulAdd(body->deltaAngular, l, fcV3(w[3], w[4], w[5]));
-            body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
-            body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
         }
     }
     fcReal invH = 1 / world->h;
@@ -305,7 +298,6 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
         if (displace) {
             body->position = fcVec3_Add(body->position, dx);
             body->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
-            fcBody_UpdateInverseInertia(body);
             body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, invH, dx);
             body->angularVelocity = fcVec3_MulAdd(body->angularVelocity, invH, dq);
         } else {
@@ -313,5 +305,38 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
             body->angularVelocity = fcVec3_Add(body->angularVelocity, dq);
         }
         body->deltaLinear = body->deltaAngular = fcV3(0, 0, 0);
+    }
+}
+
+// the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
+// constraint impulses, with the J they were applied with
+void fcRows_Flush(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) {
+        fcReal impulse = r->pending[i];
+        if (impulse == 0) continue;
+        r->pending[i] = 0;
+        fcJoint* joint = world->joints + r->joint[i];
+        joint->impulse[i - joint->rowStart] += impulse;
+        const fcReal* jb = r->J[i] + 6;
+        const fcReal* ja = r->J[i];
+        joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
+        joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
+        joint->impulseLinearA = fcVec3_MulAdd(joint->impulseLinearA, impulse, fcV3(ja[0], ja[1], ja[2]));
+        joint->impulseAngularA = fcVec3_MulAdd(joint->impulseAngularA, impulse, fcV3(ja[3], ja[4], ja[5]));
+        // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
+        // is exactly zero for a ball joint's rows
+        fcVec3 lever = r->blockLeverB[r->rowBlock[i]];
+        fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
+        joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
+        int sides[2] = {r->bodyA[i], r->bodyB[i]};
+        for (int s = 0; s < 2; ++s) {
+            if (!fcMoves(world, sides[s])) continue;
+            fcBody* body = world->bodies + sides[s];
+            const fcReal* jr = r->J[i] + 6 * s;
+            body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
+            body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+        }
     }
 }

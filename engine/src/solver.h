@@ -17,6 +17,9 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
 void fcRows_ComputeW(fcWorld* world);
 void fcRows_AssembleA(fcWorld* world, bool projection);
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
+// fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
+// at the end of the step: nothing reads the records in between)
+void fcRows_Flush(fcWorld* world);
 
 // integrate.c
 void fcIntegrate_Velocities(fcWorld* world, fcReal h);

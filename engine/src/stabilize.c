@@ -33,13 +33,25 @@ static fcReal fcStabilize_Residual(const fcRowStore* r)
 }
 
 // one-sided rows take part in the projection only while they penetrate (pushed out to f = 0); a separated one
-// is left alone: the projection never pulls a body onto a surface
-static void fcStabilize_SelectUnilateral(fcRowStore* r)
+// is left alone: the projection never pulls a body onto a surface. True when a row changed sides.
+static bool fcStabilize_SelectUnilateral(fcRowStore* r)
 {
+    bool changed = false;
     for (int i = 0; i < r->count; ++i) {
         if (!(r->flags[i] & fc_rowUnilateral)) continue;
-        if (r->error[i] < 0) r->flags[i] &= (uint8_t)~fc_rowInactive;
-        else r->flags[i] |= fc_rowInactive;
+        uint8_t flags = r->error[i] < 0 ? (uint8_t)(r->flags[i] & ~fc_rowInactive) : (uint8_t)(r->flags[i] | fc_rowInactive);
+        changed = changed || flags != r->flags[i];
+        r->flags[i] = flags;
+    }
+    return changed;
+}
+
+// the displaced bodies' world inertia, once the iterations that moved them are done (or before W is rebuilt)
+static void fcStabilize_RefreshInertia(fcWorld* world)
+{
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (b->inUse && b->type == fc_dynamicBody && !b->asleep) fcBody_UpdateInverseInertia(b);
     }
 }
 
@@ -47,6 +59,8 @@ static void fcStabilize_SelectUnilateral(fcRowStore* r)
 static void fcStabilize_Factor(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
+    fcRows_Flush(world);  // the soft rows' velocity impulses are recorded with their J before it is zeroed
+    fcStabilize_RefreshInertia(world);
     for (int i = 0; i < r->count; ++i)
         if (r->flags[i] & fc_rowSoft)
             for (int m = 0; m < 12; ++m) r->J[i][m] = 0;
@@ -78,8 +92,11 @@ void fcStabilize_Project(fcWorld* world)
             st->projectionConverged = false;
             break;
         }
-        // the one-sided rows in the system are chosen where the matrix is factored: first, and at each Newton step
-        if (it == 0 || newton) fcStabilize_SelectUnilateral(r);
+        // the one-sided rows in the system are chosen where the matrix is factored: first, and at each Newton step.
+        // The first factorization is the velocity solve's, J_n M~^-1 J_n^T, unless soft rows (their compliance is
+        // in it) or one-sided rows changing sides make the projection's matrix differ
+        bool refactor = newton;
+        if (it == 0 || newton) refactor = fcStabilize_SelectUnilateral(r) || r->softCount > 0 || newton;
         fcReal residual = fcStabilize_Residual(r);
         st->projectionResidual = residual;
         if (residual <= world->def.projectionTolerance) break;
@@ -88,11 +105,11 @@ void fcStabilize_Project(fcWorld* world)
             break;
         }
         if (!newton && it > 0 && residual > 0.25 * previous) {
-            newton = true;
+            newton = refactor = true;
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);
         }
-        if (it == 0 || newton) fcStabilize_Factor(world);
+        if (refactor) fcStabilize_Factor(world);
         st->projectionNewtonSteps += newton;
         previous = residual;
         // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
@@ -103,6 +120,7 @@ void fcStabilize_Project(fcWorld* world)
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;
     }
+    fcStabilize_RefreshInertia(world);
 }
 
 // K = sum over the body's joints of max(0, F . r) (E - u u^T), u = r / |r|: the change of the joint's torque

@@ -31,6 +31,7 @@ static void fcStep_Begin(fcWorld* world)
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
         joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
     }
+    for (int i = 0; i < world->rows.count; ++i) world->rows.pending[i] = 0;
     world->eventCount = world->collideEventCount;  // a retaken step drops the events of the failed attempt
     fcContacts_BeginStep(world);
     for (int k = 0; k < world->bodyHigh; ++k) {
@@ -69,13 +70,14 @@ static void fcStep_Snapshot(fcWorld* world, bool restore)
     }
 }
 
-// one pass of the pipeline over a (sub)step of length h; false when the projection did not converge
-static bool fcStep_Advance(fcWorld* world, fcReal h, int* iterations)
+// one pass of the pipeline over a (sub)step of length h; false when the projection did not converge. The rows
+// are filled at the (sub)step's start unless the step's first fill, at this pose and h, still holds.
+static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* iterations)
 {
     fcProfile* prof = &world->stats.profile;
     world->h = h;
     double t0 = fcNowMs();
-    fcRows_Fill(world, world->time, false);  // finite: checked before the step began
+    if (!rowsFilled) fcRows_Fill(world, world->time, false);  // finite: checked before the step began
     double t1 = fcNowMs();
     prof->buildRows += t1 - t0;
 
@@ -150,7 +152,7 @@ bool fcWorld_Step(fcWorldId worldId)
     world->stepH = h;
     fcStep_Begin(world);
     bool converged = true;
-    for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, &iterations) && converged;
+    for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, k == 0 && substeps == 1, &iterations) && converged;
     int firstLevel = 1;
     while ((1 << firstLevel) <= substeps) ++firstLevel;
     // a residual just above the tolerance is the round-off floor of a long, stiff system, not a failed step:
@@ -165,8 +167,9 @@ bool fcWorld_Step(fcWorldId worldId)
         fcStep_Begin(world);
         substeps = 1 << level;
         converged = true;
-        for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, &iterations) && converged;
+        for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, false, &iterations) && converged;
     }
+    fcRows_Flush(world);
     world->time = startTime + h;  // exactly, whatever the substeps added up to
     world->substeps = substeps;
     if (fcContacts_HasRows(world)) fcContacts_EndStep(world);

@@ -12,20 +12,30 @@
 #define FC_MAX_WORLDS 128
 
 typedef struct fcBody {
+    // the fields every stage reads come first and together (a 10000-link chain's bodies outgrow the caches)
     int generation;  // bumped on destroy, so stale ids are refused
     bool inUse;
-    char name[FC_NAME_CAPACITY];
+    bool asleep;
     fcBodyType type;
     fcVec3 position;  // centre of mass, world
     fcQuat orientation;
     fcVec3 linearVelocity, angularVelocity;  // world
-    fcReal mass, invMass;                     // invMass 0 unless dynamic
+    fcReal invMass;                           // 0 unless dynamic
+    fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
+    fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W
+    fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
+    fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
+    // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
+    // solve's rotational inertia is I + theta h^2 K, so that a tensioned link's rocking is taken implicitly
+    fcReal stiffnessRate;      // sum max(0, F . r) / smallest principal moment: (h w)^2 = h^2 stiffnessRate
+    fcMat33 geometricStiffness;
+    fcReal mass;
     fcMat33 inertiaLocal;                     // about the centre of mass, body frame
     fcMat33 invInertiaLocal;
-    fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
     fcVec3 force, torque;
     fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only
-    bool asleep;
+    int jointCount;
+    int* joints;      // (jointCount) joints touching this body (either side)
     bool moved;        // the user moved it (SetTransform): its proxies are refreshed even when static
     fcReal sleepTime;  // s the body has been slow enough to sleep
     fcReal linearDamping, angularDamping;
@@ -33,18 +43,9 @@ typedef struct fcBody {
     bool inertiaFromShapes;  // the mass was given but the inertia comes from the shapes, scaled
     int shapeCount;
     int* shapes;      // (shapeCount) shape indices
-    int jointCount;
-    int* joints;      // (jointCount) joints touching this body (either side)
     void* userData;
-    // step scratch
     fcVec3 stepStartPosition, stepStartVelocity, stepStartAngularVelocity;
-    fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
-    fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
-    // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
-    // solve's rotational inertia is I + theta h^2 K, so that a tensioned link's rocking is taken implicitly
-    fcMat33 geometricStiffness;
-    fcReal stiffnessRate;      // sum max(0, F . r) / smallest principal moment: (h w)^2 = h^2 stiffnessRate
-    fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W
+    char name[FC_NAME_CAPACITY];
 } fcBody;
 
 typedef struct fcShape {
@@ -63,18 +64,27 @@ typedef struct fcShape {
 
 // A joint in world storage. Local quantities are in the frame of their body (world frame for the world).
 typedef struct fcJoint {
+    // the fields every step reads come first and together; the name last
     int generation;
     bool inUse;
-    char name[FC_NAME_CAPACITY];
     fcJointType type;
     int bodyA, bodyB;                  // body indices; -1 for the world
+    int rowStart;  // first row in the row store this step (-1 when not in the system)
+    int rowCount;
+    int limitRow, motorRow;
     fcVec3 localAnchorA, localAnchorB;
+    fcReal stiffness, damping;         // soft when either > 0
+    // results of the last step
+    fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
+    fcVec3 impulseMomentB;                   // its angular impulse about the anchor
+    fcVec3 impulseLinearA, impulseAngularA;  // the whole constraint impulse on body_a
+    fcReal impulse[FC_MAX_JOINT_ROWS];
+    fcReal violation;
     fcVec3 localAxisA, localPerp1A, localPerp2A;  // joint frame on a (axis = x of the frame)
     fcVec3 localAxisB, localPerp1B, localPerp2B;  // the same frame carried by b (coincides at creation)
     fcVec3 localNormalA;               // blade: the running plane's normal, fixed in a
     fcQuat localFrameA;                // joint frame on a for reporting: z along the axis or normal
     fcReal length;                     // distance joint
-    fcReal stiffness, damping;         // soft when either > 0
     int jointA, jointB;                // coupling
     fcReal ratio, offset;
     fcUserConstraintFcn* userFcn;
@@ -85,22 +95,14 @@ typedef struct fcJoint {
     // hinge/slider limit and motor: extra rows after the type's own (limitRow, motorRow: index or -1)
     bool enableLimit, enableMotor, servo;
     fcReal lowerLimit, upperLimit, motorSpeed, maxMotorForce, servoTarget, servoGain;
-    int limitRow, motorRow;
     bool limitUpper;                   // the limit row guards the upper limit this step (else the lower)
     int motorClamp;                    // 0: the motor row is in the system; +1/-1: held at +/- its force bound
     bool active;                       // unilateral: in the system this step (and the last)
     bool activeAtStepStart;            // restored when a step is retaken in substeps
     fcReal lastForce;                  // unilateral: lambda / h of its row in the last step
-    int rowCount;
     fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
     void* userData;
-    // results of the last step
-    fcReal impulse[FC_MAX_JOINT_ROWS];
-    fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
-    fcVec3 impulseMomentB;                   // its angular impulse about the anchor
-    fcVec3 impulseLinearA, impulseAngularA;  // the whole constraint impulse on body_a
-    fcReal violation;
-    int rowStart;  // first row in the row store this step (-1 when not in the system)
+    char name[FC_NAME_CAPACITY];
 } fcJoint;
 
 typedef struct fcWorld {
