@@ -31,6 +31,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->arowadr);
     fcFree(r->acolind);
     fcFree(r->avalues);
+    fcFree(r->ashared);
     memset(r, 0, sizeof *r);
 }
 
@@ -141,6 +142,17 @@ void fcRows_Layout(fcWorld* world)
     r->acolind = colind;
     r->nnzA = nnz;
     r->avalues = fcAllocZeroed(sizeof(fcReal) * (size_t)(nnz + 1));
+    r->ashared = fcAllocZeroed((size_t)(nnz + 1));
+    for (int i = 0; i < rows; ++i) {
+        int bi[2] = {r->bodyA[i], r->bodyB[i]};
+        for (int e = r->arowadr[i]; e < r->arowadr[i] + r->arownnz[i]; ++e) {
+            int j = colind[e];
+            int bj[2] = {r->bodyA[j], r->bodyB[j]};
+            for (int s = 0; s < 2; ++s)
+                for (int t = 0; t < 2; ++t)
+                    if (fcIsDynamic(world, bi[s]) && bi[s] == bj[t]) r->ashared[e] |= (uint8_t)(1 << (2 * s + t));
+        }
+    }
     fcFree(adjacent);
     fcFree(mark);
     fcFree(jointBlock);
@@ -161,9 +173,19 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
     }
     for (int b = 0; b < r->blockCount; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
+        const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
+        if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
+            fcReal* errors = r->error + r->blockadr[b];
+            type->errors(world, joint, errors);
+            for (int k = 0; k < joint->rowCount; ++k)
+                if (!isfinite(errors[k]))
+                    return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
+                                   r->blockJoint[b] + 1, joint->name, k);
+            continue;
+        }
         fcJointPose pose;
         fcJoint_ComputePose(world, joint, time, &pose);
-        fcJoint_GetTypeTable(joint->type)->fill(world, joint, &pose, tmp);
+        type->fill(world, joint, &pose, tmp);
         fcJoint_FillLimitMotor(world, joint, &pose, tmp);
         if (!errorsOnly) r->blockLeverB[b] = pose.rb;
         bool soft = fcJoint_IsSoft(joint);
@@ -245,7 +267,6 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
 {
     fcRowStore* r = &world->rows;
     for (int i = 0; i < r->count; ++i) {
-        int bi[2] = {r->bodyA[i], r->bodyB[i]};
         int start = r->arowadr[i], end = start + r->arownnz[i];
         for (int e = start; e < end; ++e) {
             int j = r->acolind[e];
@@ -254,12 +275,12 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
                 r->avalues[e] = j == i ? 1 : 0;
                 continue;
             }
-            int bj[2] = {r->bodyA[j], r->bodyB[j]};
-            // A_ij = sum over the bodies rows i and j share: J_i,body . (M^-1 J_j^T)_body
+            // A_ij = sum over the dynamic bodies rows i and j share: J_i,body . (M^-1 J_j^T)_body
             fcReal a = 0;
-            for (int s = 0; s < 2; ++s)
-                for (int t = 0; t < 2; ++t)
-                    if (bi[s] >= 0 && bi[s] == bj[t]) a += fcDot6(r->J[i] + 6 * s, r->W[j] + 6 * t);
+            for (unsigned shared = r->ashared[e]; shared != 0; shared &= shared - 1) {
+                int bit = __builtin_ctz(shared);
+                a += fcDot6(r->J[i] + 6 * (bit >> 1), r->W[j] + 6 * (bit & 1));
+            }
             r->avalues[e] = a;
         }
         // the diagonal is stored last in the row: add the compliance (soft rows), or, while projecting,
@@ -281,8 +302,9 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
         if (l == 0) continue;
         r->pending[i] += l * scale;
         int sides[2] = {r->bodyA[i], r->bodyB[i]};
+        // W is zero on a side that does not move (fcRows_ComputeW): only the world needs skipping
         for (int s = 0; s < 2; ++s) {
-            if (!fcMoves(world, sides[s])) continue;
+            if (sides[s] < 0) continue;
             fcBody* body = world->bodies + sides[s];
             const fcReal* w = r->W[i] + 6 * s;
             body->deltaLinear = fcVec3_MulAdd(body->deltaLinear, l, fcV3(w[0], w[1], w[2]));
@@ -292,9 +314,10 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
     fcReal invH = 1 / world->h;
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* body = world->bodies + k;
-        if (!body->inUse || body->type != fc_dynamicBody) continue;
         fcVec3 dx = body->deltaLinear, dq = body->deltaAngular;
         if (dx.x == 0 && dx.y == 0 && dx.z == 0 && dq.x == 0 && dq.y == 0 && dq.z == 0) continue;
+        body->deltaLinear = body->deltaAngular = fcV3(0, 0, 0);
+        if (!body->inUse || body->type != fc_dynamicBody) continue;
         if (displace) {
             body->position = fcVec3_Add(body->position, dx);
             body->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
@@ -304,7 +327,6 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
             body->linearVelocity = fcVec3_Add(body->linearVelocity, dx);
             body->angularVelocity = fcVec3_Add(body->angularVelocity, dq);
         }
-        body->deltaLinear = body->deltaAngular = fcV3(0, 0, 0);
     }
 }
 

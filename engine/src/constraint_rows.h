@@ -44,6 +44,7 @@ typedef struct fcRowStore {
     int* arowadr;        // (count)
     int* acolind;        // (nnzA)
     fcReal* avalues;     // (nnzA)
+    uint8_t* ashared;    // (nnzA) bit 2 s + t: side s of the entry's row and side t of its column are one body
     int nnzA;
 } fcRowStore;
 

@@ -16,16 +16,22 @@ typedef struct fcJointPose {
 typedef void fcJointFillFcn(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose,
                             fcUserConstraintRow* rows);
 
+// The rows' position errors f alone, at the bodies' current pose: the projection's iterations need nothing else.
+typedef void fcJointErrorFcn(const fcWorld* world, const fcJoint* joint, fcReal* errors);
+
 typedef struct fcJointType_Table {
     const char* name;
     int rowCount;  // 0: variable (user constraints: joint->rowCount)
     fcJointFillFcn* fill;
+    fcJointErrorFcn* errors;  // optional (NULL: the fill function's errors)
 } fcJointTypeTable;
 
 const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type);
 
 // Pose of the joint's bodies at their current state; time is the time the rows hold at.
 void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose);
+// The world anchors on a and b at the bodies' current pose (a's is the world point when a is the world).
+void fcJoint_WorldAnchors(const fcWorld* world, const fcJoint* joint, fcVec3* pa, fcVec3* pb);
 // Joint coordinate of a hinge (unwrapped angle about the axis, continuing from joint->coordinate) or a
 // slider (travel along the axis), and the row J whose product with the velocities is its rate.
 fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rateRow);
@@ -49,6 +55,7 @@ void fcJoint_FillLineRow(const fcJointPose* pose, fcVec3 na, fcUserConstraintRow
 void fcJoint_FillLockRows(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows);
 
 void fcBallJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
+void fcBallJoint_Errors(const fcWorld*, const fcJoint*, fcReal*);
 void fcHingeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcSliderJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcFixedJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);

@@ -28,3 +28,10 @@ void fcBallJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointP
     (void)world, (void)joint;
     fcJoint_FillPointRows(pose, rows);
 }
+
+void fcBallJoint_Errors(const fcWorld* world, const fcJoint* joint, fcReal* errors)
+{
+    fcVec3 pa, pb;
+    fcJoint_WorldAnchors(world, joint, &pa, &pb);
+    errors[0] = pb.x - pa.x, errors[1] = pb.y - pa.y, errors[2] = pb.z - pa.z;
+}

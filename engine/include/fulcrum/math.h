@@ -76,11 +76,15 @@ static inline bool fcQuat_IsFinite(fcQuat a) { return isfinite(a.w) && isfinite(
 /// Rotation of angle |w| about w/|w| (w in radians), the exact exponential map.
 static inline fcQuat fcQuat_FromRotationVector(fcVec3 w)
 {
-    fcReal a = fcVec3_Length(w);
-    if (a < 1e-9) {
-        fcQuat q = {1 - a * a / 8, w.x / 2, w.y / 2, w.z / 2};
-        return fcQuat_Normalize(q);
+    fcReal a2 = fcVec3_Dot(w, w);
+    if (a2 < 1e-4) {
+        // |w| < 1e-2: the series of cos(a/2) and sin(a/2)/a to a^4, whose next terms are below 1e-17
+        fcReal x2 = a2 / 4;
+        fcReal c = 1 - x2 / 2 * (1 - x2 / 12), s = 0.5 * (1 - x2 / 6 * (1 - x2 / 20));
+        fcQuat q = {c, s * w.x, s * w.y, s * w.z};
+        return q;
     }
+    fcReal a = FC_SQRT(a2);
     fcReal s = FC_SIN(a / 2) / a;
     fcQuat q = {FC_COS(a / 2), s * w.x, s * w.y, s * w.z};
     return q;
