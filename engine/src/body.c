@@ -22,8 +22,7 @@ void fcBody_UpdateInverseInertia(fcBody* b)
         b->invInertiaWorld = fcMat33_Zero();
         return;
     }
-    fcMat33 r = fcMat33_FromQuat(b->orientation);
-    b->invInertiaWorld = fcMat33_Mul(fcMat33_Mul(r, b->invInertiaLocal), fcMat33_Transpose(r));
+    b->invInertiaWorld = fcMat33_RotateTensor(b->orientation, b->invInertiaLocal);
 }
 
 void fcBody_AddJoint(fcBody* b, int joint)

@@ -83,20 +83,23 @@ void fcStabilize_Project(fcWorld* world)
     // SHAKE: corrections along the gradients of the step's start pose (J_n, still in the row store), with the
     // matrix J_n M^-1 J_n^T factored once; f is re-evaluated at every iterate. Its velocity (q_n+1 - q_n) / h
     // stays tangent to the start-of-step constraints, which is why the energy does not drift. When a step
-    // turns so far that this stalls (a whipping chain), switch to Newton on the current gradients.
-    bool newton = false;
+    // turns so far that this stalls (a whipping chain: the residual falls by less than 4x), the gradients are
+    // taken again at the current pose and the matrix refactored (Newton), and again whenever the iteration
+    // stalls on them.
+    bool newton = false, refill = false;
     fcReal previous = 0;
     for (int it = 0;; ++it) {
-        if (!fcRows_Fill(world, tEnd, !newton)) {
+        if (!fcRows_Fill(world, tEnd, !refill)) {
             // a user row went non-finite at the moved pose: keep the pose, report the failure
             st->projectionConverged = false;
             break;
         }
-        // the one-sided rows in the system are chosen where the matrix is factored: first, and at each Newton step.
-        // The first factorization is the velocity solve's, J_n M~^-1 J_n^T, unless soft rows (their compliance is
-        // in it) or one-sided rows changing sides make the projection's matrix differ
-        bool refactor = newton;
-        if (it == 0 || newton) refactor = fcStabilize_SelectUnilateral(r) || r->softCount > 0 || newton;
+        // the one-sided rows in the system are chosen where the matrix is factored. The first factorization is
+        // the velocity solve's, J_n M~^-1 J_n^T, unless soft rows (their compliance is in it) or one-sided rows
+        // changing sides make the projection's matrix differ
+        bool refactor = refill;
+        if (it == 0 || refill) refactor = fcStabilize_SelectUnilateral(r) || r->softCount > 0 || refill;
+        refill = false;
         fcReal residual = fcStabilize_Residual(r);
         st->projectionResidual = residual;
         if (residual <= world->def.projectionTolerance) break;
@@ -104,7 +107,8 @@ void fcStabilize_Project(fcWorld* world)
             st->projectionConverged = false;
             break;
         }
-        if (!newton && it > 0 && residual > 0.25 * previous) {
+        if (it > 0 && residual > 0.25 * previous) {
+            // stalled: new gradients at this pose (the errors are already here), then this iterate's solve
             newton = refactor = true;
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);

@@ -153,14 +153,28 @@ static inline fcMat33 fcMat33_Inverse(fcMat33 a)
 /// Rotation matrix of a unit quaternion.
 static inline fcMat33 fcMat33_FromQuat(fcQuat q)
 {
-    fcMat33 m = {fcQuat_Rotate(q, fcV3(1, 0, 0)), fcQuat_Rotate(q, fcV3(0, 1, 0)), fcQuat_Rotate(q, fcV3(0, 0, 1))};
+    // the columns are the rotated axes; for a unit quaternion, 1 - 2 (y^2 + z^2) = w^2 + x^2 - y^2 - z^2 etc.
+    fcReal xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    fcReal wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    fcMat33 m = {{1 - 2 * (yy + zz), 2 * (xy + wz), 2 * (xz - wy)},
+                 {2 * (xy - wz), 1 - 2 * (xx + zz), 2 * (yz + wx)},
+                 {2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy)}};
     return m;
 }
-/// R diag(d) R^T for a rotation q: a body-frame principal tensor expressed in the world frame.
+// R S R^T for a symmetric S (an inertia tensor in the body frame, turned into the world frame)
 static inline fcMat33 fcMat33_RotateTensor(fcQuat q, fcMat33 body)
 {
     fcMat33 r = fcMat33_FromQuat(q);
-    return fcMat33_Mul(fcMat33_Mul(r, body), fcMat33_Transpose(r));
+    fcMat33 rs = fcMat33_Mul(r, body);  // columns R s_j
+    // (R S R^T)_ik = sum_j (R S)_ij R_kj: six distinct entries
+    fcReal xx = rs.cx.x * r.cx.x + rs.cy.x * r.cy.x + rs.cz.x * r.cz.x;
+    fcReal yy = rs.cx.y * r.cx.y + rs.cy.y * r.cy.y + rs.cz.y * r.cz.y;
+    fcReal zz = rs.cx.z * r.cx.z + rs.cy.z * r.cy.z + rs.cz.z * r.cz.z;
+    fcReal xy = rs.cx.x * r.cx.y + rs.cy.x * r.cy.y + rs.cz.x * r.cz.y;
+    fcReal xz = rs.cx.x * r.cx.z + rs.cy.x * r.cy.z + rs.cz.x * r.cz.z;
+    fcReal yz = rs.cx.y * r.cx.z + rs.cy.y * r.cy.z + rs.cz.y * r.cz.z;
+    fcMat33 m = {{xx, xy, xz}, {xy, yy, yz}, {xz, yz, zz}};
+    return m;
 }
 
 #endif
