@@ -45,6 +45,88 @@ btCollisionShape* MakeShape(const fcbShape& s)
 
 void BulletDestroy(void* ctx);
 
+// The collision shape of scene body b (kept in shapes for deletion), with its friction and restitution and the number
+// of colliding shapes: btEmptyShape for none, the shape itself when it is one at the centre, else a compound. A lone
+// plane on a static body becomes btStaticPlaneShape in world coordinates, and pose is then set to the identity.
+// nullptr: a plane among other shapes.
+btCollisionShape* BodyShape(std::vector<btCollisionShape*>& shapes, const fcbBody& b, btTransform& pose, double& mu,
+                            double& e, int& colliding)
+{
+    btCollisionShape* shape = nullptr;
+    mu = 0.6, e = 0;
+    colliding = 0;
+    for (int k = 0; k < b.shapeCount; ++k) colliding += b.shapes[k].collides;
+    if (!b.dynamic && colliding == 1) {
+        for (int k = 0; k < b.shapeCount; ++k) {
+            const fcbShape& sh = b.shapes[k];
+            if (!sh.collides || sh.type != fcb_plane) continue;
+            // a plane is fixed in the world: normal and offset in world coordinates, body at the identity
+            btQuaternion q = Q(b.quat) * Q(sh.quat);
+            btVector3 n = quatRotate(q, btVector3(0, 0, 1));
+            btVector3 p = V(b.pos) + quatRotate(Q(b.quat), V(sh.pos));
+            shape = new btStaticPlaneShape(n, n.dot(p));
+            pose.setIdentity();
+            mu = sh.friction, e = sh.restitution;
+        }
+    }
+    if (!shape) {
+        bool simple = colliding == 1;
+        for (int k = 0; k < b.shapeCount; ++k) {
+            const fcbShape& sh = b.shapes[k];
+            if (sh.collides && (sh.pos[0] != 0 || sh.pos[1] != 0 || sh.pos[2] != 0 || sh.quat[0] != 1)) simple = false;
+            if (sh.collides && sh.type == fcb_plane) return nullptr;
+        }
+        if (colliding == 0) {
+            shape = new btEmptyShape();
+        } else if (simple) {
+            for (int k = 0; k < b.shapeCount; ++k)
+                if (b.shapes[k].collides) shape = MakeShape(b.shapes[k]), mu = b.shapes[k].friction, e = b.shapes[k].restitution;
+        } else {
+            btCompoundShape* c = new btCompoundShape();
+            for (int k = 0; k < b.shapeCount; ++k) {
+                const fcbShape& sh = b.shapes[k];
+                if (!sh.collides) continue;
+                btCollisionShape* child = MakeShape(sh);
+                shapes.push_back(child);
+                c->addChildShape(btTransform(Q(sh.quat), V(sh.pos)), child);
+                mu = sh.friction, e = sh.restitution;
+            }
+            shape = c;
+        }
+    }
+    shapes.push_back(shape);
+    return shape;
+}
+
+// Scene body b as a btRigidBody (mass 0 when static; its shape from BodyShape), added to w's world; nullptr: see
+// BodyShape.
+btRigidBody* AddRigidBody(BulletWorld* w, const fcbBody& b)
+{
+    btTransform pose(Q(b.quat), V(b.pos));
+    double mu, e;
+    int colliding;
+    btCollisionShape* shape = BodyShape(w->shapes, b, pose, mu, e, colliding);
+    if (!shape) return nullptr;
+    btScalar mass = b.dynamic ? b.mass : 0;
+    btVector3 inertia = b.dynamic ? V(b.inertia) : btVector3(0, 0, 0);
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
+    info.m_startWorldTransform = pose;
+    info.m_friction = std::sqrt(mu);
+    info.m_restitution = e;
+    btRigidBody* body = new btRigidBody(info);
+    body->setWorldTransform(pose);
+    if (b.dynamic) {
+        body->setLinearVelocity(V(b.vel));
+        body->setAngularVelocity(V(b.angvel));
+        body->setActivationState(DISABLE_DEACTIVATION);
+    }
+    if (colliding == 0)
+        w->world->addRigidBody(body, 0, 0);  // geometry only: collides with nothing
+    else
+        w->world->addRigidBody(body);
+    return body;
+}
+
 void* BulletCreate(const fcbScene* s, char* err, size_t errSize)
 {
     BulletWorld* w = new BulletWorld;
@@ -57,72 +139,12 @@ void* BulletCreate(const fcbScene* s, char* err, size_t errSize)
     w->world->setGravity(btVector3(s->gravity[0], s->gravity[1], s->gravity[2]));
     w->feedback.resize((size_t)s->jointCount);
     for (int i = 0; i < s->bodyCount; ++i) {
-        const fcbBody& b = s->bodies[i];
-        btTransform pose(Q(b.quat), V(b.pos));
-        btCollisionShape* shape = nullptr;
-        double mu = 0.6, e = 0;
-        int colliding = 0;
-        for (int k = 0; k < b.shapeCount; ++k) colliding += b.shapes[k].collides;
-        if (!b.dynamic && colliding == 1) {
-            for (int k = 0; k < b.shapeCount; ++k) {
-                const fcbShape& sh = b.shapes[k];
-                if (!sh.collides || sh.type != fcb_plane) continue;
-                // a plane is fixed in the world: normal and offset in world coordinates, body at the identity
-                btQuaternion q = Q(b.quat) * Q(sh.quat);
-                btVector3 n = quatRotate(q, btVector3(0, 0, 1));
-                btVector3 p = V(b.pos) + quatRotate(Q(b.quat), V(sh.pos));
-                shape = new btStaticPlaneShape(n, n.dot(p));
-                pose.setIdentity();
-                mu = sh.friction, e = sh.restitution;
-            }
+        btRigidBody* body = AddRigidBody(w, s->bodies[i]);
+        if (!body) {
+            std::snprintf(err, errSize, "a plane on a body with other shapes");
+            BulletDestroy(w);
+            return nullptr;
         }
-        if (!shape) {
-            bool simple = colliding == 1;
-            for (int k = 0; k < b.shapeCount; ++k) {
-                const fcbShape& sh = b.shapes[k];
-                if (sh.collides && (sh.pos[0] != 0 || sh.pos[1] != 0 || sh.pos[2] != 0 || sh.quat[0] != 1)) simple = false;
-                if (sh.collides && sh.type == fcb_plane) {
-                    std::snprintf(err, errSize, "a plane on a body with other shapes");
-                    BulletDestroy(w);
-                    return nullptr;
-                }
-            }
-            if (colliding == 0) {
-                shape = new btEmptyShape();
-            } else if (simple) {
-                for (int k = 0; k < b.shapeCount; ++k)
-                    if (b.shapes[k].collides) shape = MakeShape(b.shapes[k]), mu = b.shapes[k].friction, e = b.shapes[k].restitution;
-            } else {
-                btCompoundShape* c = new btCompoundShape();
-                for (int k = 0; k < b.shapeCount; ++k) {
-                    const fcbShape& sh = b.shapes[k];
-                    if (!sh.collides) continue;
-                    btCollisionShape* child = MakeShape(sh);
-                    w->shapes.push_back(child);
-                    c->addChildShape(btTransform(Q(sh.quat), V(sh.pos)), child);
-                    mu = sh.friction, e = sh.restitution;
-                }
-                shape = c;
-            }
-        }
-        w->shapes.push_back(shape);
-        btScalar mass = b.dynamic ? b.mass : 0;
-        btVector3 inertia = b.dynamic ? V(b.inertia) : btVector3(0, 0, 0);
-        btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
-        info.m_startWorldTransform = pose;
-        info.m_friction = std::sqrt(mu);
-        info.m_restitution = e;
-        btRigidBody* body = new btRigidBody(info);
-        body->setWorldTransform(pose);
-        if (b.dynamic) {
-            body->setLinearVelocity(V(b.vel));
-            body->setAngularVelocity(V(b.angvel));
-            body->setActivationState(DISABLE_DEACTIVATION);
-        }
-        if (colliding == 0)
-            w->world->addRigidBody(body, 0, 0);  // geometry only: collides with nothing
-        else
-            w->world->addRigidBody(body);
         w->bodies.push_back(body);
     }
     for (int j = 0; j < s->jointCount; ++j) {
