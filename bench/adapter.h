@@ -103,6 +103,25 @@ int fcbMujoco_Adapters(const fcbAdapter** out);
 /// Bytes of memory available (MemAvailable), for the adapters' "would not fit" checks.
 double fcbAvailableBytes(void);
 
+/// The joints as a forest, for the reduced-coordinate settings (Bullet btMultiBody, MuJoCo's kinematic tree):
+/// each joint's body_a is the parent of its body_b. A root is a dynamic body with no parent joint (a free root: a
+/// floating base, a freejoint) or whose parent joint goes to the world (a fixed base).
+typedef struct fcbTree {
+    int* parentJoint;  ///< per body: the joint whose body_b it is; -1: none
+    int* order;        ///< the dynamic bodies depth first, root by root: each tree contiguous, parents first
+    int count;         ///< entries in order (the dynamic bodies)
+} fcbTree;
+
+/// Builds the forest. NULL when the scene is one; otherwise writes why it is not (no joints: the tree settings
+/// are the same as the free bodies' there; a static body_b; a body with two parent joints; a loop) and returns
+/// it, with t freed. fcbTree_Free releases a built tree.
+const char* fcbTree_Build(const fcbScene* scene, fcbTree* t, char* why, size_t whySize);
+void fcbTree_Free(fcbTree* t);
+/// An adapter's refuse hook for the tree settings: fcbTree_Build's reason, or NULL.
+const char* fcbTree_Refuse(const fcbScene* scene, char* why, size_t whySize);
+/// true: body i of the tree is a root (no parent joint, or its parent joint goes to the world).
+bool fcbTree_IsRoot(const fcbScene* scene, const fcbTree* t, int body);
+
 #ifdef __cplusplus
 }
 #endif
