@@ -57,6 +57,7 @@ typedef struct fcbScene {
     const char* json;    ///< the scene's JSON text (the Fulcrum adapter loads it again for every run)
     double gravity[3];
     double dt;           ///< the step used (the scene's, or --dt)
+    int threads;         ///< --threads: Fulcrum's workers (the peers here step on one thread)
     int bodyCount;
     fcbBody* bodies;
     int jointCount;

@@ -19,6 +19,12 @@ static void* FulcrumCreate(const fcbScene* s, char* err, size_t errSize)
         free(f);
         return NULL;
     }
+    if (!fcWorld_SetWorkerCount(f->scene.world, s->threads > 1 ? s->threads : 1)) {
+        snprintf(err, errSize, "fcWorld_SetWorkerCount: %s", fcGetLastError());
+        fcScene_Free(&f->scene);
+        free(f);
+        return NULL;
+    }
     if (!fcWorld_SetTimestep(f->scene.world, s->dt)) {
         snprintf(err, errSize, "fcWorld_SetTimestep: %s", fcGetLastError());
         fcScene_Free(&f->scene);

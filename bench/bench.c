@@ -259,6 +259,7 @@ static bool LoadScene(const char* arg, double dtOverride, int stepsOverride, Loa
     L->s.name = L->name;
     L->s.json = L->json;
     L->s.dt = dtOverride > 0 ? dtOverride : (std && std->dt > 0 ? std->dt : sc.timestep);
+    L->s.threads = 1;
     L->steps = stepsOverride > 0 ? stepsOverride : std ? std->steps : (int)ceil(sc.duration / L->s.dt - 1e-9);
     bool ok = Extract(L, &sc, err, errSize);
     L->figures = std ? std->figures : (L->s.jointCount > 0 ? fig_sep : 0) | fig_energy;
@@ -702,7 +703,11 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
     memset(r, 0, sizeof *r);
     Join(r->scene, sizeof r->scene, L->name, "", "");
     snprintf(r->engine, sizeof r->engine, "%s", ad->engine);
-    snprintf(r->settings, sizeof r->settings, "%s", ad->settings);
+    // Fulcrum steps on --threads workers (bit-identical results); the peers here are single-threaded
+    if (strcmp(ad->engine, "fulcrum") == 0 && L->s.threads > 1)
+        snprintf(r->settings, sizeof r->settings, "%s/%dthr", ad->settings, L->s.threads);
+    else
+        snprintf(r->settings, sizeof r->settings, "%s", ad->settings);
     r->dt = L->s.dt;
     r->steps = L->steps;
     int fds[2];
@@ -1142,8 +1147,8 @@ static void Usage(FILE* f)
 {
     fprintf(f,
             "usage: fulcrum-bench [--engine fulcrum|ode|bullet|mujoco[,...]] [--settings NAME] [--scene NAME|FILE.json]\n"
-            "                     [--steps N] [--dt H] [--repeat R] [--json] [--csv FILE] [--chart FILE.png] [--list]\n"
-            "       fulcrum-bench --suite [--repeat R] [--engine ...] [--only SCENE[,SCENE...]] [--csv FILE] [--chart FILE.png] [--json]\n"
+            "                     [--steps N] [--dt H] [--repeat R] [--threads T] [--json] [--csv FILE] [--chart FILE.png] [--list]\n"
+            "       fulcrum-bench --suite [--repeat R] [--threads T] [--engine ...] [--only SCENE[,SCENE...]] [--csv FILE] [--chart FILE.png] [--json]\n"
             "       fulcrum-bench --check-adapters SCENE [--engine ...]   (the adapters build the same world; exit 1 if not)\n"
             "standard scenes:");
     for (int i = 0; i < STD_SCENE_COUNT; ++i) fprintf(f, " %s", stdScenes[i].name);
@@ -1175,7 +1180,7 @@ int main(int argc, char** argv)
     const char* csvPath = NULL;
     const char* chartPath = NULL;
     const char* checkScene = NULL;
-    int steps = 0, repeat = 0;
+    int steps = 0, repeat = 0, threads = 1;
     double dt = 0;
     bool suite = false, json = false, list = false;
     for (int i = 1; i < argc; ++i) {
@@ -1190,6 +1195,7 @@ int main(int argc, char** argv)
         else if (strcmp(a, "--check-adapters") == 0 && hasValue) checkScene = argv[++i];
         else if (strcmp(a, "--steps") == 0 && hasValue) steps = atoi(argv[++i]);
         else if (strcmp(a, "--repeat") == 0 && hasValue) repeat = atoi(argv[++i]);
+        else if (strcmp(a, "--threads") == 0 && hasValue) threads = atoi(argv[++i]);
         else if (strcmp(a, "--dt") == 0 && hasValue) dt = atof(argv[++i]);
         else if (strcmp(a, "--suite") == 0) suite = true;
         else if (strcmp(a, "--json") == 0) json = true;
@@ -1223,7 +1229,7 @@ int main(int argc, char** argv)
         Usage(stderr);
         return 2;
     }
-    if (steps < 0 || repeat < 0 || dt < 0 || (suite && sceneArg)) {
+    if (steps < 0 || repeat < 0 || dt < 0 || threads < 1 || threads > FC_MAX_WORKERS || (suite && sceneArg)) {
         Usage(stderr);
         return 2;
     }
@@ -1251,8 +1257,8 @@ int main(int argc, char** argv)
     char stamp[64];
     strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     FILE* out = json ? stderr : stdout;
-    fprintf(out, "fulcrum-bench  %s  build %s  fcReal %s  repeat %d  engines built in:", stamp, FC_BENCH_BUILD_TYPE,
-            sizeof(fcReal) == sizeof(double) ? "double" : "float", repeat);
+    fprintf(out, "fulcrum-bench  %s  build %s  fcReal %s  repeat %d  threads %d (Fulcrum; the peers step on one)  engines built in:",
+            stamp, FC_BENCH_BUILD_TYPE, sizeof(fcReal) == sizeof(double) ? "double" : "float", repeat, threads);
     for (int i = 0; i < ENGINE_COUNT; ++i) fprintf(out, " %s", engines[i].name);
     for (int k = 0; k < 4; ++k) {
         bool built = false;
@@ -1292,7 +1298,9 @@ int main(int argc, char** argv)
         if (suite && !InList(only, name)) continue;
         LoadedScene L;
         char err[1024];
-        if (!LoadScene(name, dt, steps, &L, err, sizeof err)) {
+        bool loaded = LoadScene(name, dt, steps, &L, err, sizeof err);
+        L.s.threads = threads;
+        if (!loaded) {
             fprintf(stderr, "fulcrum-bench: %s\n", err);
             FreeScene(&L);
             status = 2;

@@ -7,17 +7,6 @@
 
 #include <string.h>
 
-#define ENSURE_ERROR(expr, words)                                                                      \
-    do {                                                                                               \
-        fcClearError();                                                                                \
-        (void)(expr);                                                                                  \
-        if (strstr(fcGetLastError(), words) == NULL) {                                                 \
-            fprintf(stderr, "  FAILED %s:%d: %s gave \"%s\", expected it to mention \"%s\"\n", __FILE__, \
-                    __LINE__, #expr, fcGetLastError(), words);                                          \
-            return 1;                                                                                  \
-        }                                                                                              \
-    } while (0)
-
 typedef struct Pendulum {
     fcWorldId world;
     fcBodyId bob;

@@ -40,6 +40,18 @@ static int fc_testFailures = 0;
         }                                                                                              \
     } while (0)
 
+// expr is refused: fcGetLastError() afterwards mentions words.
+#define ENSURE_ERROR(expr, words)                                                                      \
+    do {                                                                                               \
+        fcClearError();                                                                                \
+        (void)(expr);                                                                                  \
+        if (strstr(fcGetLastError(), words) == NULL) {                                                 \
+            fprintf(stderr, "  FAILED %s:%d: %s gave \"%s\", expected it to mention \"%s\"\n", __FILE__, \
+                    __LINE__, #expr, fcGetLastError(), words);                                          \
+            return 1;                                                                                  \
+        }                                                                                              \
+    } while (0)
+
 // Run fn if no filter was given or its name contains the filter (argv[1]).
 #define RUN_TEST(fn)                                                                                   \
     do {                                                                                               \

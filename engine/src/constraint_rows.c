@@ -3,6 +3,8 @@
 // symbolic factorization), the fill pass every step, W = M^-1 J^T and the assembly of A = J M^-1 J^T + C.
 #include "solver.h"
 
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,13 @@ static bool fcIsDynamic(const fcWorld* world, int body) { return body >= 0 && wo
 // a sleeping body is held where it is: its rows move nothing this step (their multipliers keep the last value)
 static bool fcMoves(const fcWorld* world, int body) { return fcIsDynamic(world, body) && !world->bodies[body].asleep; }
 
+static void atomic_fetch_min_int(atomic_int* target, int value)
+{
+    int seen = atomic_load(target);
+    while (value < seen && !atomic_compare_exchange_weak(target, &seen, value)) {
+    }
+}
+
 static int fcCompareInt(const void* a, const void* b)
 {
     int x = *(const int*)a, y = *(const int*)b;
@@ -63,6 +72,8 @@ void fcRows_Layout(fcWorld* world)
     }
     r->blockCount = blocks;
     r->count = r->capacity = rows;
+    r->userBlocks = 0;
+    for (int j = 0; j < world->jointHigh; ++j) r->userBlocks += jointBlock[j] >= 0 && world->joints[j].type == fc_userConstraint;
     size_t n = (size_t)rows;
     r->blockJoint = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blockadr = fcAlloc(sizeof(int) * (size_t)blocks);
@@ -162,45 +173,53 @@ void fcRows_Layout(fcWorld* world)
     world->topologyDirty = false;
 }
 
-bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
+typedef struct fcFillTask {
+    fcWorld* world;
+    fcReal time;
+    bool errorsOnly;
+    atomic_int firstBad;  // the first block with a non-finite row (INT_MAX: none)
+    atomic_int softCount;
+} fcFillTask;
+
+static void fcRows_FillChunk(void* context, int begin, int end)
 {
+    fcFillTask* task = context;
+    fcWorld* world = task->world;
     fcRowStore* r = &world->rows;
     fcReal h = world->h;
+    bool errorsOnly = task->errorsOnly;
+    int softCount = 0;
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
-    if (!errorsOnly) {
-        fcRows_Flush(world);  // the impulses applied with the old J are recorded with it
-        r->softCount = 0;
-    }
-    for (int b = 0; b < r->blockCount; ++b) {
+    for (int b = begin; b < end; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
         const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
         if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
             fcReal* errors = r->error + r->blockadr[b];
             type->errors(world, joint, errors);
             for (int k = 0; k < joint->rowCount; ++k)
-                if (!isfinite(errors[k]))
-                    return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
-                                   r->blockJoint[b] + 1, joint->name, k);
+                if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
             continue;
         }
         fcJointPose pose;
-        fcJoint_ComputePose(world, joint, time, &pose);
+        fcJoint_ComputePose(world, joint, task->time, &pose);
         type->fill(world, joint, &pose, tmp);
         fcJoint_FillLimitMotor(world, joint, &pose, tmp);
+        bool finite = true;
         if (!errorsOnly) r->blockLeverB[b] = pose.rb;
         bool soft = fcJoint_IsSoft(joint);
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
         fcReal bias = soft ? joint->stiffness / (h * joint->stiffness + joint->damping) : 0;
-        for (int k = 0; k < joint->rowCount; ++k) {
-            int i = r->blockadr[b] + k;
-            bool finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error);
+        for (int k = 0; k < joint->rowCount && finite; ++k) {
+            finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error);
             for (int m = 0; m < 6; ++m)
                 finite = finite && isfinite(tmp[k].jacobian[0][m]) && isfinite(tmp[k].jacobian[1][m]);
-            if (!finite)
-                return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
-                               r->blockJoint[b] + 1, joint->name, k);
+            if (!finite) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
+        }
+        if (!finite) continue;
+        for (int k = 0; k < joint->rowCount; ++k) {
+            int i = r->blockadr[b] + k;
             r->error[i] = holonomic ? tmp[k].error : 0;
             if (errorsOnly) continue;
             for (int m = 0; m < 6; ++m) {
@@ -214,23 +233,41 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
                                     (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) |
                                     ((oneSided && !joint->active) || (motor && joint->motorClamp != 0) ? fc_rowInactive : 0));
             if (motor) r->error[i] = 0;
-            r->softCount += (r->flags[i] & fc_rowSoft) != 0;
+            softCount += (r->flags[i] & fc_rowSoft) != 0;
             r->compliance[i] = oneSided || motor ? 0 : gamma;
             r->biasFactor[i] = oneSided || motor ? 0 : bias;
             r->bound[i] = motor ? joint->maxMotorForce * h : 0;
         }
     }
+    if (softCount) atomic_fetch_add(&task->softCount, softCount);
+}
+
+bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
+{
+    fcRowStore* r = &world->rows;
+    if (!errorsOnly) fcRows_Flush(world);  // the impulses applied with the old J are recorded with it
+    fcFillTask task = {world, time, errorsOnly, INT_MAX, 0};
+    // user constraints call back into the caller's code, which need not be thread-safe
+    fcParallelFor(r->userBlocks > 0 ? NULL : world->tasks, r->blockCount, FC_BLOCK_GRAIN, fcRows_FillChunk, &task);
+    if (!errorsOnly) r->softCount = atomic_load(&task.softCount);
+    int bad = atomic_load(&task.firstBad);
+    if (bad != INT_MAX) {
+        int block = bad / FC_MAX_JOINT_ROWS;
+        const fcJoint* joint = world->joints + r->blockJoint[block];
+        return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
+                       r->blockJoint[block] + 1, joint->name, bad % FC_MAX_JOINT_ROWS);
+    }
     return true;
 }
 
-void fcRows_ComputeW(fcWorld* world)
+// the rotational inertia the constraint impulses see: I + theta h^2 K with K the joints' geometric stiffness
+// (physics.md section 4): theta = 1/4 takes the stiffness by the trapezoidal rule, stable at any h w and without
+// numerical damping
+static void fcRows_SolveInertiaChunk(void* context, int begin, int end)
 {
-    fcRowStore* r = &world->rows;
-    // the rotational inertia the constraint impulses see: I + theta h^2 K with K the joints' geometric stiffness
-    // (physics.md section 4): theta = 1/4 takes the stiffness by the trapezoidal rule, stable at any h w and
-    // without numerical damping
+    fcWorld* world = context;
     fcReal gain = FC_GEOMETRIC_THETA * world->h * world->h;
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    for (int k = begin; k < end; ++k) {
         fcBody* body = world->bodies + k;
         if (!body->inUse || body->type != fc_dynamicBody) continue;
         if (body->stiffnessRate == 0) {
@@ -240,7 +277,13 @@ void fcRows_ComputeW(fcWorld* world)
         fcMat33 inertia = fcMat33_RotateTensor(body->orientation, body->inertiaLocal);
         body->invInertiaSolve = fcMat33_Inverse(fcMat33_Add(inertia, fcMat33_Scale(gain, body->geometricStiffness)));
     }
-    for (int i = 0; i < r->count; ++i) {
+}
+
+static void fcRows_ComputeWChunk(void* context, int begin, int end)
+{
+    fcWorld* world = context;
+    fcRowStore* r = &world->rows;
+    for (int i = begin; i < end; ++i) {
         int sides[2] = {r->bodyA[i], r->bodyB[i]};
         for (int s = 0; s < 2; ++s) {
             fcReal* w = r->W[i] + 6 * s;
@@ -258,17 +301,29 @@ void fcRows_ComputeW(fcWorld* world)
     }
 }
 
+void fcRows_ComputeW(fcWorld* world)
+{
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_SolveInertiaChunk, world);
+    fcParallelFor(world->tasks, world->rows.count, FC_ROW_GRAIN, fcRows_ComputeWChunk, world);
+}
+
 static fcReal fcDot6(const fcReal* a, const fcReal* b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-void fcRows_AssembleA(fcWorld* world, bool projection)
+typedef struct fcAssembleTask {
+    fcRowStore* rows;
+    bool projection;
+} fcAssembleTask;
+
+static void fcRows_AssembleChunk(void* context, int begin, int end)
 {
-    fcRowStore* r = &world->rows;
-    for (int i = 0; i < r->count; ++i) {
-        int start = r->arowadr[i], end = start + r->arownnz[i];
-        for (int e = start; e < end; ++e) {
+    const fcAssembleTask* task = context;
+    fcRowStore* r = task->rows;
+    for (int i = begin; i < end; ++i) {
+        int start = r->arowadr[i], stop = start + r->arownnz[i];
+        for (int e = start; e < stop; ++e) {
             int j = r->acolind[e];
             // an inactive one-sided row is out of the system: no coupling, unit diagonal
             if ((r->flags[i] | r->flags[j]) & fc_rowInactive) {
@@ -285,15 +340,25 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
         }
         // the diagonal is stored last in the row: add the compliance (soft rows), or, while projecting,
         // take a soft row out of the system (its J and W were zeroed) with a unit diagonal
-        fcReal* diag = r->avalues + end - 1;
-        if (r->flags[i] & fc_rowSoft) *diag = projection ? 1 : *diag + r->compliance[i];
+        fcReal* diag = r->avalues + stop - 1;
+        if (r->flags[i] & fc_rowSoft) *diag = task->projection ? 1 : *diag + r->compliance[i];
     }
+}
+
+void fcRows_AssembleA(fcWorld* world, bool projection)
+{
+    fcAssembleTask task = {&world->rows, projection};
+    fcParallelFor(world->tasks, world->rows.count, FC_ROW_GRAIN, fcRows_AssembleChunk, &task);
 }
 
 // impulses lambda on the rows: every dynamic body moves by W lambda (a velocity change, or with `displace` a
 // position change whose velocity is that change over h); the rows keep scale * lambda pending for the joints'
 // and bodies' records (fcRows_Flush), which only change when J does. A displaced body's world inertia is left
 // for the caller to refresh (fcBody_UpdateInverseInertia) once its iterations are done.
+static void fcRows_MoveBodies(fcWorld* world, int begin, int end, bool displace);
+static void fcRows_DisplaceChunk(void* world, int begin, int end) { fcRows_MoveBodies(world, begin, end, true); }
+static void fcRows_AccelerateChunk(void* world, int begin, int end) { fcRows_MoveBodies(world, begin, end, false); }
+
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace)
 {
     fcRowStore* r = &world->rows;
@@ -311,8 +376,14 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
             body->deltaAngular = fcVec3_MulAdd(body->deltaAngular, l, fcV3(w[3], w[4], w[5]));
         }
     }
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, displace ? fcRows_DisplaceChunk : fcRows_AccelerateChunk, world);
+}
+
+// each body's accumulated W lambda into its velocity, or (displace) into its pose and, over h, its velocity
+static void fcRows_MoveBodies(fcWorld* world, int begin, int end, bool displace)
+{
     fcReal invH = 1 / world->h;
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    for (int k = begin; k < end; ++k) {
         fcBody* body = world->bodies + k;
         fcVec3 dx = body->deltaLinear, dq = body->deltaAngular;
         if (dx.x == 0 && dx.y == 0 && dx.z == 0 && dq.x == 0 && dq.y == 0 && dq.z == 0) continue;

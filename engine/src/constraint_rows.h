@@ -38,6 +38,7 @@ typedef struct fcRowStore {
     fcReal* bound;       // (count) bounded rows: the largest |lambda| (N s)
     fcReal* applied;     // (count) impulse the velocity solves of this (sub)step have applied so far
     fcReal* pending;     // (count) impulse applied with the current J, not yet added to the joints' records
+    int userBlocks;      // blocks of user constraints (their callbacks run on the caller's thread)
     int softCount;       // soft rows (their compliance keeps the projection from reusing the solve's factorization)
     // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
     int* arownnz;        // (count)

@@ -20,10 +20,12 @@ static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
     return fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
 }
 
-void fcIntegrate_Velocities(fcWorld* world, fcReal h)
+static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
 {
+    fcWorld* world = context;
+    fcReal h = world->h;
     fcVec3 g = world->def.gravity;
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
         fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, b->appliedForce)));
@@ -37,9 +39,11 @@ void fcIntegrate_Velocities(fcWorld* world, fcReal h)
     }
 }
 
-void fcIntegrate_Positions(fcWorld* world, fcReal h)
+static void fcIntegrate_PositionsChunk(void* context, int begin, int end)
 {
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    fcWorld* world = context;
+    fcReal h = world->h;
+    for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type == fc_staticBody || b->asleep) continue;
         b->position = fcVec3_MulAdd(b->position, h, b->linearVelocity);
@@ -47,4 +51,14 @@ void fcIntegrate_Positions(fcWorld* world, fcReal h)
             fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
         fcBody_UpdateInverseInertia(b);
     }
+}
+
+void fcIntegrate_Velocities(fcWorld* world)
+{
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_VelocitiesChunk, world);
+}
+
+void fcIntegrate_Positions(fcWorld* world)
+{
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_PositionsChunk, world);
 }

@@ -10,6 +10,11 @@
 
 #include "joint.h"
 
+// items per chunk of the stages' parallel loops (tasks.h): big enough that a small world runs on the caller alone
+#define FC_ROW_GRAIN 512
+#define FC_BODY_GRAIN 256
+#define FC_BLOCK_GRAIN 128
+
 // constraint_rows.c
 void fcRows_Layout(fcWorld* world);
 // fill the rows at the current pose; errorsOnly keeps J (the projection's directions) and updates f only
@@ -22,8 +27,9 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
 void fcRows_Flush(fcWorld* world);
 
 // integrate.c
-void fcIntegrate_Velocities(fcWorld* world, fcReal h);
-void fcIntegrate_Positions(fcWorld* world, fcReal h);
+// over the (sub)step world->h
+void fcIntegrate_Velocities(fcWorld* world);
+void fcIntegrate_Positions(fcWorld* world);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);

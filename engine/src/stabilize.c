@@ -46,13 +46,19 @@ static bool fcStabilize_SelectUnilateral(fcRowStore* r)
     return changed;
 }
 
-// the displaced bodies' world inertia, once the iterations that moved them are done (or before W is rebuilt)
-static void fcStabilize_RefreshInertia(fcWorld* world)
+static void fcStabilize_RefreshInertiaChunk(void* context, int begin, int end)
 {
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    fcWorld* world = context;
+    for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (b->inUse && b->type == fc_dynamicBody && !b->asleep) fcBody_UpdateInverseInertia(b);
     }
+}
+
+// the displaced bodies' world inertia, once the iterations that moved them are done (or before W is rebuilt)
+static void fcStabilize_RefreshInertia(fcWorld* world)
+{
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_RefreshInertiaChunk, world);
 }
 
 // take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T
@@ -130,10 +136,11 @@ void fcStabilize_Project(fcWorld* world)
 // K = sum over the body's joints of max(0, F . r) (E - u u^T), u = r / |r|: the change of the joint's torque
 // r x F as the body turns under a pulling force F at lever r, symmetrized and kept positive (tension stiffens
 // the rocking of a link; shear and compression are left explicit).
-void fcStabilize_GeometricStiffness(fcWorld* world)
+static void fcStabilize_GeometricStiffnessChunk(void* context, int begin, int end)
 {
+    fcWorld* world = context;
     fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
-    for (int k = 0; k < world->bodyHigh; ++k) {
+    for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         b->stiffnessRate = 0;
         if (!b->inUse || b->type != fc_dynamicBody || b->jointCount == 0 || invH == 0) continue;
@@ -164,4 +171,9 @@ void fcStabilize_GeometricStiffness(fcWorld* world)
         b->geometricStiffness = stiffness;
         b->stiffnessRate = smallest > 0 ? total / smallest : 1;
     }
+}
+
+void fcStabilize_GeometricStiffness(fcWorld* world)
+{
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_GeometricStiffnessChunk, world);
 }

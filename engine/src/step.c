@@ -81,14 +81,14 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     double t1 = fcNowMs();
     prof->buildRows += t1 - t0;
 
-    fcIntegrate_Velocities(world, h);
+    fcIntegrate_Velocities(world);
     double t2 = fcNowMs();
     prof->integrateVelocities += t2 - t1;
 
     fcSolve_Velocities(world);
     double t3 = fcNowMs();
 
-    fcIntegrate_Positions(world, h);
+    fcIntegrate_Positions(world);
     double t4 = fcNowMs();
     prof->integratePositions += t4 - t3;
     if (fcContacts_HasRows(world)) {

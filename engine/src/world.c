@@ -35,8 +35,15 @@ fcWorldDef fcDefaultWorldDef(void)
     d.enableSleeping = true;
     d.sleepVelocity = 0.05;
     d.sleepTime = 0.5;
+    d.workerCount = 1;
     d.internalValue = FC_DEF_COOKIE;
     return d;
+}
+
+static bool fcCheckWorkerCount(int count, const char* caller)
+{
+    if (count < 1 || count > FC_MAX_WORKERS) return fcError("%s: workerCount must be 1..%d, got %d", caller, FC_MAX_WORKERS, count);
+    return true;
 }
 
 static bool fcCheckTimestep(fcReal h, const char* caller)
@@ -84,7 +91,7 @@ static bool fcCheckContactSettings(const fcWorldDef* d)
         return fcError("%s: frictionOverride and restitutionOverride must be finite (restitution <= 1; < 0 for none)", c);
     if (!isfinite(d->sleepVelocity) || d->sleepVelocity < 0 || !isfinite(d->sleepTime) || d->sleepTime < 0)
         return fcError("%s: sleepVelocity and sleepTime must be >= 0", c);
-    return true;
+    return fcCheckWorkerCount(d->workerCount, c);
 }
 
 fcWorldId fcCreateWorld(const fcWorldDef* def)
@@ -117,6 +124,10 @@ fcWorldId fcCreateWorld(const fcWorldDef* def)
         w->def = *def;
         w->topologyDirty = true;
         w->stats.projectionConverged = true;
+        if (def->workerCount > 1 && (w->tasks = fcTaskPool_Create(def->workerCount)) == NULL) {
+            w->inUse = false;
+            return fc_nullWorldId;  // the system refused a thread (fcTaskPool_Create said so)
+        }
         fcBroadphase_Init(&w->broadphase);
         fcWorldId id = {(uint16_t)(i + 1), (uint16_t)generation};
         return id;
@@ -146,6 +157,7 @@ void fcDestroyWorld(fcWorldId id)
     fcFree(w->joints);
     fcFree(w->jointFree);
     fcRowStore_Free(&w->rows);
+    fcTaskPool_Destroy(w->tasks);
     fcFree(w->events);
     fcFree(w->snapshotPosition);
     fcFree(w->snapshotOrientation);
@@ -321,6 +333,26 @@ bool fcWorld_SetProjection(fcWorldId id, fcReal tolerance, int maxIterations)
     world->def.projectionTolerance = tolerance;
     world->def.projectionMaxIterations = maxIterations;
     return true;
+}
+
+bool fcWorld_SetWorkerCount(fcWorldId id, int count)
+{
+    FC_WORLD_GET(id, false, "fcWorld_SetWorkerCount");
+    if (world->locked) return fcError("fcWorld_SetWorkerCount: the world is stepping");
+    if (!fcCheckWorkerCount(count, "fcWorld_SetWorkerCount")) return false;
+    if (count == world->def.workerCount) return true;
+    fcTaskPool* pool = NULL;
+    if (count > 1 && (pool = fcTaskPool_Create(count)) == NULL) return false;  // the old pool stays
+    fcTaskPool_Destroy(world->tasks);
+    world->tasks = pool;
+    world->def.workerCount = count;
+    return true;
+}
+
+int fcWorld_GetWorkerCount(fcWorldId id)
+{
+    FC_WORLD_GET(id, 0, "fcWorld_GetWorkerCount");
+    return world->def.workerCount;
 }
 
 void* fcWorld_GetUserData(fcWorldId id)

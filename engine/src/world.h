@@ -8,6 +8,7 @@
 #include "contact.h"
 #include "core.h"
 #include "sparse_ldlt.h"
+#include "tasks.h"
 
 #define FC_MAX_WORLDS 128
 
@@ -142,6 +143,7 @@ typedef struct fcWorld {
     fcSparseLdlt ldlt;
     fcWorldStats stats;
     bool locked;  // inside a step
+    fcTaskPool* tasks;  // the workers (NULL: the caller steps alone)
     fcBroadphase broadphase;
     fcContactSet contacts;
     fcConstraintEvent* events;  // (eventCapacity) the last step's events

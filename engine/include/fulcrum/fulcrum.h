@@ -30,6 +30,7 @@ extern "C" {
 #define FC_MAX_USER_ROWS 6
 /// Longest body or joint name kept (longer names are refused).
 #define FC_NAME_CAPACITY 64
+#define FC_MAX_WORKERS 64
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Errors and hooks
@@ -80,6 +81,8 @@ typedef struct fcWorldDef {
     bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
     fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
     fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5
+    int workerCount;                ///< threads that step the world (the caller's included), 1..FC_MAX_WORKERS, default 1;
+                                    ///< any count gives bit-identical results
     /// Called for every touching contact before the solve: return false to disable it for this step; may
     /// change the friction and restitution through the fcContactData it is given.
     bool (*preSolve)(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contact, void* context);
@@ -108,6 +111,9 @@ FC_API bool fcWorld_SetStabilization(fcWorldId worldId, fcStabilization mode);
 FC_API bool fcWorld_SetBaumgarte(fcWorldId worldId, fcReal beta);
 /// Projection tolerance (m) and iteration cap.
 FC_API bool fcWorld_SetProjection(fcWorldId worldId, fcReal tolerance, int maxIterations);
+/// Threads that step the world, the caller's included (1..FC_MAX_WORKERS); results do not depend on it.
+FC_API bool fcWorld_SetWorkerCount(fcWorldId worldId, int count);
+FC_API int fcWorld_GetWorkerCount(fcWorldId worldId);
 FC_API void* fcWorld_GetUserData(fcWorldId worldId);
 FC_API int fcWorld_GetBodyCount(fcWorldId worldId);
 FC_API int fcWorld_GetJointCount(fcWorldId worldId);

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Threads change nothing: the same world stepped with 1, 2 and 3 workers ends in bit-identical states (poses,
+// velocities, every joint's multipliers and every contact's impulses), and bad worker counts are refused.
+#include "test_macros.h"
+
+#include "fulcrum/fulcrum.h"
+
+#include <string.h>
+
+// A 3000-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), and
+// beside it a pile of 120 boxes falling onto the ground (contacts: the collide and contact stages).
+static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJointId* joints, int* jointCount)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.workerCount = workers;
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    int nb = 0, nj = 0;
+    fcBodyId prev = fc_nullBodyId;
+    for (int i = 0; i < 3000; ++i) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(0.05 + 0.1 * i, 0, 50);
+        bd.mass = 1;
+        bd.inertia = fcV3(6.667e-5, 8.667e-4, 8.667e-4);
+        fcBodyId b = fcCreateBody(w, &bd);
+        fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+        jd.bodyA = prev;
+        jd.bodyB = b;
+        jd.anchor = fcV3(0.1 * i, 0, 50);
+        joints[nj++] = fcCreateJoint(w, &jd);
+        bodies[nb++] = prev = b;
+    }
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    fcBodyId ground = fcCreateBody(w, &gd);
+    fcShapeDef plane = fcDefaultShapeDef();
+    plane.type = fc_planeShape;
+    fcCreateShape(ground, &plane);
+    for (int k = 0; k < 120; ++k) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(-20 + (k % 5) * 0.6 + 0.05 * (k % 3), (k / 5 % 4) * 0.6, 0.3 + (k / 20) * 0.7);
+        bd.orientation = fcQuat_Normalize((fcQuat){1, 0.05 * (k % 7 - 3), 0.04 * (k % 5 - 2), 0.1 * (k % 3 - 1)});
+        fcBodyId b = fcCreateBody(w, &bd);
+        fcShapeDef box = fcDefaultShapeDef();
+        box.type = fc_boxShape;
+        box.halfExtents = fcV3(0.25, 0.25, 0.25);
+        box.density = 1000;
+        fcCreateShape(b, &box);
+        bodies[nb++] = b;
+    }
+    *bodyCount = nb;
+    *jointCount = nj;
+    return w;
+}
+
+typedef struct fcSnapshot {
+    fcVec3 x, v, w;
+    fcQuat q;
+} fcSnapshot;
+
+static int test_threads_bit_identical(void)
+{
+    enum { maxBodies = 3200, steps = 40 };
+    static fcBodyId bodies[3][maxBodies];
+    static fcJointId joints[3][maxBodies];
+    static fcSnapshot states[3][maxBodies];
+    static fcJointReaction forces[3][maxBodies];
+    static fcContactData contacts[3][2048];
+    int bodyCount = 0, jointCount = 0, contactCount[3] = {0};
+    for (int run = 0; run < 3; ++run) {
+        fcWorldId w = fcBuildWorld(run + 1, bodies[run], &bodyCount, joints[run], &jointCount);
+        ENSURE(fcWorld_GetWorkerCount(w) == run + 1);
+        for (int s = 0; s < steps; ++s) ENSURE(fcWorld_Step(w));
+        for (int i = 0; i < bodyCount; ++i) {
+            fcBodyId b = bodies[run][i];
+            fcSnapshot* sn = &states[run][i];
+            memset(sn, 0, sizeof *sn);
+            sn->x = fcBody_GetPosition(b), sn->q = fcBody_GetOrientation(b);
+            sn->v = fcBody_GetLinearVelocity(b), sn->w = fcBody_GetAngularVelocity(b);
+        }
+        for (int j = 0; j < jointCount; ++j) forces[run][j] = fcJoint_GetReaction(joints[run][j]);
+        contactCount[run] = fcWorld_GetContactCount(w);
+        ENSURE(contactCount[run] > 0 && contactCount[run] <= 2048);
+        for (int c = 0; c < contactCount[run]; ++c) contacts[run][c] = fcWorld_GetContact(w, c);
+        fcDestroyWorld(w);
+    }
+    // the chain has fallen and swung; the boxes have landed
+    ENSURE(states[0][0].v.z != 0 && contactCount[0] >= 20);
+    int differing = 0;
+    for (int run = 1; run < 3; ++run) {
+        ENSURE(contactCount[run] == contactCount[0]);
+        for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
+        for (int j = 0; j < jointCount; ++j) differing += memcmp(&forces[run][j], &forces[0][j], sizeof(fcJointReaction)) != 0;
+        for (int c = 0; c < contactCount[0]; ++c) {
+            const fcContactData *a = &contacts[run][c], *b = &contacts[0][c];
+            differing += a->pointCount != b->pointCount;
+            for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
+                differing += a->points[k].normalImpulse != b->points[k].normalImpulse ||
+                             a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
+                             a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
+        }
+    }
+    printf("  %d bodies, %d joints, %d contacts after %d steps with 1, 2 and 3 workers: %d values differ\n", bodyCount,
+           jointCount, contactCount[0], steps, differing);
+    ENSURE(differing == 0);
+    return 0;
+}
+
+static int test_worker_count_refused(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.workerCount = 0;
+    ENSURE_ERROR(fcCreateWorld(&wd), "workerCount must be 1..64, got 0");
+    wd.workerCount = FC_MAX_WORKERS + 1;
+    ENSURE_ERROR(fcCreateWorld(&wd), "workerCount must be 1..64");
+    wd.workerCount = 2;
+    fcWorldId w = fcCreateWorld(&wd);
+    ENSURE(fcWorld_GetWorkerCount(w) == 2);
+    ENSURE_ERROR(fcWorld_SetWorkerCount(w, -1), "workerCount must be 1..64, got -1");
+    ENSURE(fcWorld_GetWorkerCount(w) == 2);  // unchanged
+    ENSURE(fcWorld_SetWorkerCount(w, 1) && fcWorld_GetWorkerCount(w) == 1);
+    ENSURE(fcWorld_SetWorkerCount(w, 4) && fcWorld_GetWorkerCount(w) == 4);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    TEST_MAIN_BEGIN(argc, argv);
+    RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_worker_count_refused);
+    TEST_MAIN_END();
+}
