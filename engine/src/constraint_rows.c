@@ -48,6 +48,14 @@ static void atomic_fetch_min_int(atomic_int* target, int value)
     }
 }
 
+// x * 0 is 0 for every finite x and NaN for an infinite or NaN one: one test for n values, no overflow
+static inline bool fcAllFinite(const fcReal* x, int n)
+{
+    fcReal zero = 0;
+    for (int k = 0; k < n; ++k) zero += x[k] * 0;
+    return zero == 0;
+}
+
 static int fcCompareInt(const void* a, const void* b)
 {
     int x = *(const int*)a, y = *(const int*)b;
@@ -196,8 +204,9 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
             fcReal* errors = r->error + r->blockadr[b];
             type->errors(world, joint, errors);
-            for (int k = 0; k < joint->rowCount; ++k)
-                if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
+            if (!fcAllFinite(errors, joint->rowCount))
+                for (int k = 0; k < joint->rowCount; ++k)
+                    if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
             continue;
         }
         fcJointPose pose;
@@ -212,9 +221,8 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
         fcReal bias = soft ? joint->stiffness / (h * joint->stiffness + joint->damping) : 0;
         for (int k = 0; k < joint->rowCount && finite; ++k) {
-            finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error);
-            for (int m = 0; m < 6; ++m)
-                finite = finite && isfinite(tmp[k].jacobian[0][m]) && isfinite(tmp[k].jacobian[1][m]);
+            finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error) && fcAllFinite(tmp[k].jacobian[0], 6) &&
+                     fcAllFinite(tmp[k].jacobian[1], 6);
             if (!finite) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
         }
         if (!finite) continue;
@@ -222,10 +230,8 @@ static void fcRows_FillChunk(void* context, int begin, int end)
             int i = r->blockadr[b] + k;
             r->error[i] = holonomic ? tmp[k].error : 0;
             if (errorsOnly) continue;
-            for (int m = 0; m < 6; ++m) {
-                r->J[i][m] = tmp[k].jacobian[0][m];
-                r->J[i][6 + m] = tmp[k].jacobian[1][m];
-            }
+            memcpy(r->J[i], tmp[k].jacobian[0], sizeof(fcReal[6]));
+            memcpy(r->J[i] + 6, tmp[k].jacobian[1], sizeof(fcReal[6]));
             r->rate[i] = tmp[k].rate;
             bool oneSided = k == joint->limitRow || (joint->unilateral && k == 0);
             bool motor = k == joint->motorRow;
