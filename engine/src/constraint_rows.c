@@ -29,6 +29,8 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->bound);
     fcFree(r->applied);
     fcFree(r->pending);
+    fcFree(r->projectionLast);
+    fcFree(r->projectionStep);
     fcFree(r->arownnz);
     fcFree(r->arowadr);
     fcFree(r->acolind);
@@ -102,6 +104,8 @@ void fcRows_Layout(fcWorld* world)
     r->bound = fcAllocZeroed(sizeof(fcReal) * n);
     r->applied = fcAllocZeroed(sizeof(fcReal) * n);
     r->pending = fcAllocZeroed(sizeof(fcReal) * n);
+    r->projectionLast = fcAllocZeroed(sizeof(fcReal) * n);
+    r->projectionStep = fcAllocZeroed(sizeof(fcReal) * n);
     r->arownnz = fcAlloc(sizeof(int) * n);
     r->arowadr = fcAlloc(sizeof(int) * n);
 
@@ -355,6 +359,22 @@ void fcRows_AssembleA(fcWorld* world, bool projection)
 {
     fcAssembleTask task = {&world->rows, projection};
     fcParallelFor(world->tasks, world->rows.count, FC_ROW_GRAIN, fcRows_AssembleChunk, &task);
+}
+
+// J v of row i at the bodies' current velocities
+fcReal fcRows_Velocity(const fcWorld* world, int i)
+{
+    const fcRowStore* r = &world->rows;
+    int sides[2] = {r->bodyA[i], r->bodyB[i]};
+    fcReal jv = 0;
+    for (int s = 0; s < 2; ++s) {
+        if (sides[s] < 0) continue;
+        const fcBody* b = world->bodies + sides[s];
+        const fcReal* j = r->J[i] + 6 * s;
+        jv += j[0] * b->linearVelocity.x + j[1] * b->linearVelocity.y + j[2] * b->linearVelocity.z +
+              j[3] * b->angularVelocity.x + j[4] * b->angularVelocity.y + j[5] * b->angularVelocity.z;
+    }
+    return jv;
 }
 
 // impulses lambda on the rows: every dynamic body moves by W lambda (a velocity change, or with `displace` a

@@ -37,6 +37,8 @@ typedef struct fcRowStore {
     fcReal* lambda;      // (count) solve result (impulse, N s)
     fcReal* bound;       // (count) bounded rows: the largest |lambda| (N s)
     fcReal* applied;     // (count) impulse the velocity solves of this (sub)step have applied so far
+    fcReal* projectionLast;  // (count) the projection's last solve and last step (its Anderson mixing)
+    fcReal* projectionStep;
     fcReal* pending;     // (count) impulse applied with the current J, not yet added to the joints' records
     int userBlocks;      // blocks of user constraints (their callbacks run on the caller's thread)
     int softCount;       // soft rows (their compliance keeps the projection from reusing the solve's factorization)

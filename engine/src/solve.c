@@ -3,22 +3,6 @@
 // A lambda = -(J v* + rate + bias) exactly, and apply the impulses: v+ = v* + M^-1 J^T lambda.
 #include "solver.h"
 
-// J v of row i at the bodies' current velocities
-static fcReal fcSolve_RowVelocity(const fcWorld* world, int i)
-{
-    const fcRowStore* r = &world->rows;
-    int sides[2] = {r->bodyA[i], r->bodyB[i]};
-    fcReal jv = 0;
-    for (int s = 0; s < 2; ++s) {
-        if (sides[s] < 0) continue;
-        const fcBody* b = world->bodies + sides[s];
-        const fcReal* j = r->J[i] + 6 * s;
-        jv += j[0] * b->linearVelocity.x + j[1] * b->linearVelocity.y + j[2] * b->linearVelocity.z +
-              j[3] * b->angularVelocity.x + j[4] * b->angularVelocity.y + j[5] * b->angularVelocity.z;
-    }
-    return jv;
-}
-
 // solve A lambda = -(J v + rate + bias + C lambda_applied) with the current factorization and apply the
 // impulses: with the velocities as they are (contact impulses included) the joints' rows hold exactly
 // afterwards. A soft row's equation J v + C lambda + bias = 0 is on its whole impulse of the (sub)step, so a
@@ -31,7 +15,7 @@ static void fcSolve_Joints(fcWorld* world)
         fcReal soft = (r->flags[i] & fc_rowSoft) ? r->compliance[i] * r->applied[i] : 0;
         r->lambda[i] = (r->flags[i] & fc_rowInactive)
                            ? 0
-                           : -(fcSolve_RowVelocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i) + soft);
+                           : -(fcRows_Velocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i) + soft);
     }
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
@@ -148,7 +132,7 @@ static void fcSolve_JointRows(fcWorld* world)
         for (int i = 0; i < r->count; ++i) {
             fcJoint* joint = world->joints + r->joint[i];
             if (r->flags[i] & fc_rowBounded) {
-                fcReal rate = fcSolve_RowVelocity(world, i) + r->rate[i];
+                fcReal rate = fcRows_Velocity(world, i) + r->rate[i];
                 if (joint->motorClamp == 0 && FC_FABS(r->lambda[i]) > r->bound[i]) {
                     joint->motorClamp = r->lambda[i] > 0 ? 2 : -2;  // 2: held from this round on
                     r->flags[i] |= fc_rowInactive;
@@ -169,7 +153,7 @@ static void fcSolve_JointRows(fcWorld* world)
                 r->flags[i] |= fc_rowInactive;
                 changed = true;
             } else if (!joint->active) {
-                fcReal approach = fcSolve_RowVelocity(world, i) + r->rate[i];
+                fcReal approach = fcRows_Velocity(world, i) + r->rate[i];
                 if (approach + fcStabilize_Bias(world, i) < -1e-12) {
                     fcEvents_Hold(world, r->joint[i], r->error[i], -approach);
                     joint->active = true;

@@ -22,6 +22,8 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
 void fcRows_ComputeW(fcWorld* world);
 void fcRows_AssembleA(fcWorld* world, bool projection);
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
+// J v of row i at the bodies' current velocities
+fcReal fcRows_Velocity(const fcWorld* world, int i);
 // fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
 // at the end of the step: nothing reads the records in between)
 void fcRows_Flush(fcWorld* world);

@@ -75,6 +75,37 @@ static void fcStabilize_Factor(fcWorld* world)
     fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
 }
 
+// The SHAKE iterates converge linearly, at a nearly constant rate rho: each correction F_k is about rho times the
+// last. Anderson mixing of depth one takes the step F_k - gamma (s_k-1 + F_k - F_k-1) with gamma minimizing the
+// mixed correction, which for F_k = rho F_k-1 is F_k / (1 - rho): the whole remaining geometric series. It
+// converges to the same root (a fixed point of the iteration is one of the mixing), in fewer iterates. lambda
+// holds F_k on entry and the step to take on return; false when there is no history to mix with yet.
+static bool fcStabilize_Accelerate(fcRowStore* r, bool history)
+{
+    fcReal* f = r->lambda;
+    fcReal* lastF = r->projectionLast;
+    fcReal* lastStep = r->projectionStep;
+    if (history) {
+        fcReal num = 0, den = 0;
+        for (int i = 0; i < r->count; ++i) {
+            fcReal d = f[i] - lastF[i];
+            num += f[i] * d;
+            den += d * d;
+        }
+        fcReal gamma = den > 0 ? num / den : 0;
+        // beyond [-1, 0] the iterates are not contracting steadily: take the plain step
+        if (!(gamma >= -1 && gamma <= 0)) gamma = 0;
+        for (int i = 0; i < r->count; ++i) {
+            fcReal step = f[i] - gamma * (lastStep[i] + f[i] - lastF[i]);
+            lastF[i] = f[i];
+            f[i] = lastStep[i] = step;
+        }
+        return true;
+    }
+    for (int i = 0; i < r->count; ++i) lastF[i] = lastStep[i] = f[i];
+    return true;
+}
+
 void fcStabilize_Project(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
@@ -92,10 +123,10 @@ void fcStabilize_Project(fcWorld* world)
     // turns so far that this stalls (a whipping chain: the residual falls by less than 4x), the gradients are
     // taken again at the current pose and the matrix refactored (Newton), and again whenever the iteration
     // stalls on them.
-    bool newton = false, refill = false;
+    bool newton = false, history = false;
     fcReal previous = 0;
     for (int it = 0;; ++it) {
-        if (!fcRows_Fill(world, tEnd, !refill)) {
+        if (!fcRows_Fill(world, tEnd, true)) {
             // a user row went non-finite at the moved pose: keep the pose, report the failure
             st->projectionConverged = false;
             break;
@@ -103,9 +134,7 @@ void fcStabilize_Project(fcWorld* world)
         // the one-sided rows in the system are chosen where the matrix is factored. The first factorization is
         // the velocity solve's, J_n M~^-1 J_n^T, unless soft rows (their compliance is in it) or one-sided rows
         // changing sides make the projection's matrix differ
-        bool refactor = refill;
-        if (it == 0 || refill) refactor = fcStabilize_SelectUnilateral(r) || r->softCount > 0 || refill;
-        refill = false;
+        bool refactor = it == 0 && (fcStabilize_SelectUnilateral(r) || r->softCount > 0);
         fcReal residual = fcStabilize_Residual(r);
         st->projectionResidual = residual;
         if (residual <= world->def.projectionTolerance) break;
@@ -119,7 +148,10 @@ void fcStabilize_Project(fcWorld* world)
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);
         }
-        if (refactor) fcStabilize_Factor(world);
+        if (refactor) {
+            fcStabilize_Factor(world);
+            history = false;  // a new map: the last iterates say nothing about it
+        }
         st->projectionNewtonSteps += newton;
         previous = residual;
         // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
@@ -127,6 +159,9 @@ void fcStabilize_Project(fcWorld* world)
         for (int i = 0; i < r->count; ++i)
             r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic ? -r->error[i] : 0;
         fcLdlt_Solve(&world->ldlt, r->lambda);
+        // mixing waits until two plain iterates have contracted steadily: a step that whips (and stalls early)
+        // keeps the plain path to its chord fallback, which an early extrapolation could lead astray
+        if (it >= 2) history = fcStabilize_Accelerate(r, history);
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;
     }
