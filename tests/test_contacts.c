@@ -687,6 +687,36 @@ static int test_queries(void)
     return 0;
 }
 
+// A shape with mask 0 pairs with nothing and no query sees it, so its proxy is left behind while its body moves;
+// when its filter changes the proxy catches up at once, even on a body that has fallen asleep meanwhile: a ray
+// then hits it where it is (x = 10 m), and nothing where it started
+static int test_unseen_shape_catches_up(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    wd.sleepTime = 0.2;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 2), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcShapeId shape = fcBody_GetShape(box, 0);
+    ENSURE(fcShape_SetFilter(shape, 1, 0));
+    ENSURE(fcBody_SetLinearVelocity(box, fcV3(10, 0, 0)));
+    for (int s = 0; s < 60; ++s) ENSURE(fcWorld_Step(w));  // 1 s at 10 m/s
+    ENSURE(fcBody_SetLinearVelocity(box, fcV3(0, 0, 0)));
+    for (int s = 0; s < 60; ++s) ENSURE(fcWorld_Step(w));  // at rest long enough to fall asleep
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    ENSURE_NEAR(fcBody_GetPosition(box).x, 10, 1e-9);
+    fcRayResult unseen = fcWorld_CastRayClosest(w, fcV3(10, 0, 10), fcV3(0, 0, -20), fcDefaultQueryFilter());
+    ENSURE(!unseen.hit);  // mask 0: no query sees it
+    ENSURE(fcShape_SetFilter(shape, 1, UINT64_MAX));
+    fcRayResult there = fcWorld_CastRayClosest(w, fcV3(10, 0, 10), fcV3(0, 0, -20), fcDefaultQueryFilter());
+    ENSURE(there.hit && FC_ID_EQUALS(there.body, box));
+    ENSURE_NEAR(there.point.z, 2.5, 1e-12);
+    fcRayResult start = fcWorld_CastRayClosest(w, fcV3(0, 0, 10), fcV3(0, 0, -20), fcDefaultQueryFilter());
+    ENSURE(!start.hit);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // a spring beside touching contacts keeps its period (2 s for k = pi^2, m = 1): the block Gauss-Seidel's
 // repeated joint solves count the impulse a soft row already got
 static int test_spring_beside_contacts(void)
@@ -917,6 +947,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_events_sensors_filters);
     RUN_TEST(test_bad_shapes);
     RUN_TEST(test_queries);
+    RUN_TEST(test_unseen_shape_catches_up);
     RUN_TEST(test_spring_beside_contacts);
     RUN_TEST(test_sleeping);
     RUN_TEST(test_pre_solve_and_joint_removal);

@@ -112,6 +112,8 @@ void fcContacts_AddShape(struct fcWorld* world, int shape);
 void fcContacts_RemoveShape(struct fcWorld* world, int shape);
 // the collide stage: refresh proxies, new pairs, narrowphase on every pair, events
 void fcContacts_Collide(struct fcWorld* world);
+// a shape's filter changed: a proxy left behind while nothing could see the shape catches up with its body
+void fcContacts_ShapeFilterChanged(struct fcWorld* world, int shape);
 // contact_solve.c: per substep
 bool fcContacts_HasRows(const struct fcWorld* world);
 // the step's totals start from zero (again when the step is retaken in substeps)

@@ -281,6 +281,8 @@ bool fcShape_SetFilter(fcShapeId id, uint64_t categoryBits, uint64_t maskBits)
     FC_SHAPE_GET_UNLOCKED(id, "fcShape_SetFilter");
     s->def.categoryBits = categoryBits;
     s->def.maskBits = maskBits;
+    fcWorld* world = fcGetWorldFromIndex(id.world0);
+    fcContacts_ShapeFilterChanged(world, (int)(s - world->shapes));
     return true;
 }
 

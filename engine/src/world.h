@@ -60,6 +60,7 @@ typedef struct fcShape {
     fcVec3* points;       // hull points or mesh vertices (copied)
     int* indices;         // mesh (copied)
     int proxy;            // broadphase handle, -1 when none
+    bool proxyStale;      // unseen (category or mask 0): the body moved since the proxy was refreshed
     fcAabb aabb;          // tight world box at the last collide stage
 } fcShape;
 
