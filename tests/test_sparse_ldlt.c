@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sparse LDL^T against dense references on random mechanisms: trees (zero fill), loops (fill), redundant
-// loops (dropped rows), a long chain (linear time), and re-analysis / freeing.
+// loops (dropped rows), blocks of up to 12 rows (cut into panels), a long chain (linear time), and
+// re-analysis / freeing.
 #include "core.h"
 #include "sparse_ldlt.h"
 #include "test_macros.h"
@@ -54,6 +55,7 @@ typedef struct Mech {
     double* minv;  // (bodyCount * 36)
     Joint* joints;
     double compliance;  // added to every diagonal entry
+    bool twinBlocks;    // joints 2i and 2i + 1 (between the same bodies) form one block
 } Mech;
 
 static void MechInit(Mech* m, int bodyCount, int jointCapacity, double compliance)
@@ -64,6 +66,7 @@ static void MechInit(Mech* m, int bodyCount, int jointCapacity, double complianc
     m->minv = fcAlloc((size_t)(bodyCount > 0 ? bodyCount : 1) * 36 * sizeof(double));
     m->joints = fcAllocZeroed((size_t)(jointCapacity > 0 ? jointCapacity : 1) * sizeof(Joint));
     m->compliance = compliance;
+    m->twinBlocks = false;
     // body b: M^-1 = B B^T / 6 + 0.2 I with B random: SPD, eigenvalues in about [0.2, 5]
     for (int b = 0; b < bodyCount; b++) {
         double B[36], *W = m->minv + 36 * b;
@@ -304,6 +307,14 @@ static void BuildCsr(const Mech* m, Csr* a)
     fcFree(bodyjoint);
     fcFree(bodycount);
     fcFree(bodyadr);
+    if (m->twinBlocks) {
+        // block p = the rows of joints 2p and 2p + 1, consecutive; the pattern stays dense within and between blocks
+        a->blockCount = nj / 2;
+        for (int p = 0; p < nj / 2; p++) {
+            a->blockadr[p] = a->blockadr[2 * p];
+            a->blocksize[p] = m->joints[2 * p].rows + m->joints[2 * p + 1].rows;
+        }
+    }
 }
 
 // y = A x with A symmetric, stored as its lower triangle.
@@ -711,6 +722,90 @@ static int test_redundant(void)
     return 0;
 }
 
+// Twin joints on a tree over all bodies (chain or random tree, the root on the world): two joints between each
+// body and its parent, together up to maxRows rows (12 at most), one block with twinBlocks. A twin on the world
+// acts on one body's 6 velocities, so it gets 6 rows at most. Body `repeat` (> 0, or none) gets a joint of 4..6
+// rows and the same joint again: a block of 8..12 rows, half of them redundant. Returns those repeated rows.
+static int AddTwinTree(Mech* m, bool chain, int maxRows, int repeat)
+{
+    int repeated = 0;
+    m->twinBlocks = true;
+    // body k and its parent
+    for (int k = 0; k < m->bodyCount; k++) {
+        int parent = k == 0 ? -1 : chain ? k - 1 : RandInt(0, k - 1);
+        int most = parent < 0 && maxRows > 6 ? 6 : maxRows;
+        int a = RandInt(1, most < 12 ? most - 1 : 6), b = RandInt(1, most - a < 6 ? most - a : 6);
+        if (k == repeat) {
+            repeated = RandInt(4, 6);
+            Joint* j = AddJoint(m, k, parent, repeated);
+            *AddJoint(m, k, parent, repeated) = *j;
+            continue;
+        }
+        AddJoint(m, k, parent, a);
+        AddJoint(m, parent, k, b);
+    }
+    return repeated;
+}
+
+// Random order of the twin pairs (each pair stays consecutive).
+static void ShuffleTwins(Mech* m)
+{
+    // Fisher-Yates on the pairs
+    for (int i = m->jointCount / 2 - 1; i > 0; i--) {
+        int k = RandInt(0, i);
+        for (int t = 0; t < 2; t++) {
+            Joint tmp = m->joints[2 * i + t];
+            m->joints[2 * i + t] = m->joints[2 * k + t];
+            m->joints[2 * k + t] = tmp;
+        }
+    }
+}
+
+// 4. Blocks of 2..12 rows, cut into panels of at most FC_LDLT_PANEL_ROWS: trees (zero fill), trees closed by
+// twin pairs (fill), and a twin that repeats its partner's rows (rows dropped inside a block, in its later panel).
+static int test_large_blocks(void)
+{
+    int big = 0, fill = 0;
+    s_worstResidual = s_worstAgreement = 0;
+    for (int rep = 0; rep < 12; rep++) {
+        Seed(7000 + (uint64_t)rep);
+        int nb = RandInt(2, 60), extra = rep < 6 ? 0 : RandInt(1, nb / 4 + 1);
+        Mech m;
+        MechInit(&m, nb, 2 * (nb + extra), 1e-4 * (1 + Uniform()));
+        AddTwinTree(&m, rep % 3 == 0, 12, -1);
+        // loop-closing twin pairs between two distinct random bodies
+        for (int e = 0; e < extra; e++) {
+            int a = RandInt(0, nb - 1), b = RandInt(0, nb - 2);
+            if (b >= a) b++;
+            AddJoint(&m, a, b, RandInt(1, 6));
+            AddJoint(&m, b, a, RandInt(1, 6));
+        }
+        ShuffleTwins(&m);
+        // blocks above a panel's rows
+        for (int p = 0; p < m.jointCount; p += 2) big += m.joints[p].rows + m.joints[p + 1].rows > FC_LDLT_PANEL_ROWS;
+        if (CheckMechanism(&m, extra == 0, &fill, NULL)) {
+            fprintf(stderr, "  large blocks rep %d (%d bodies, %d twin pairs)\n", rep, nb, m.jointCount / 2);
+            return 1;
+        }
+        MechFree(&m);
+    }
+    ENSURE(big > 100 && fill > 0);
+    printf("  12 mechanisms, %d blocks above %d rows, fill %d, worst residual %.2g, worst |x - x_dense| %.2g\n", big,
+           FC_LDLT_PANEL_ROWS, fill, s_worstResidual, s_worstAgreement);
+    for (int rep = 0; rep < 4; rep++) {
+        Seed(7500 + (uint64_t)rep);
+        int nb = RandInt(3, 40);
+        Mech m;
+        MechInit(&m, nb, 2 * nb, 0.0);
+        // 6 rows a body at most: only the repeated ones are dependent
+        int rows = AddTwinTree(&m, rep % 2 == 0, 6, RandInt(1, nb - 1));
+        ShuffleTwins(&m);
+        if (CheckRedundant(&m, rows, "repeated twin")) return 1;
+        MechFree(&m);
+    }
+    return 0;
+}
+
 // Build, analyze, factor and solve a chain of `links` joints with 3 rows; returns the factor+solve time (ms,
 // best of `reps`) and checks zero fill and the residual.
 static int ChainCase(int links, int reps, double compliance, double* analyzeMs, double* factorSolveMs)
@@ -753,7 +848,7 @@ static int ChainCase(int links, int reps, double compliance, double* analyzeMs, 
     return 0;
 }
 
-// 4. Long chains: zero fill, residual, linear scaling of factor+solve (printed), and the analysis of a large
+// 5. Long chains: zero fill, residual, linear scaling of factor+solve (printed), and the analysis of a large
 // loop graph (a 20000-joint ladder) in reasonable time.
 static int test_long_chain(void)
 {
@@ -803,7 +898,7 @@ static int test_long_chain(void)
     return 0;
 }
 
-// 5. Free on a zeroed struct, re-analysis of different sizes on one struct, empty systems, refused input.
+// 6. Free on a zeroed struct, re-analysis of different sizes on one struct, empty systems, refused input.
 static int test_reanalysis(void)
 {
     fcSparseLdlt f;
@@ -894,6 +989,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_trees);
     RUN_TEST(test_loops);
     RUN_TEST(test_redundant);
+    RUN_TEST(test_large_blocks);
     RUN_TEST(test_long_chain);
     RUN_TEST(test_reanalysis);
     RUN_TEST(test_pivot_guard);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Block-sparse LDL^T: block-graph ordering (perfect elimination when chordal, else minimum degree), symbolic
-// fill pattern, up-looking numeric factorization with redundant-row dropping, and the triangular solves.
+// fill pattern, and a numeric phase on dense blocks (up-looking by block rows, redundant-row dropping, solves).
 #include "sparse_ldlt.h"
 
 #include "core.h"
@@ -429,6 +429,108 @@ static int FindSlot(const fcSparseLdlt* f, int r, int c)
     return -1;
 }
 
+// Walks the spans of every link (see fcLdltSpan): counts them, and stores them with their ranges spanadr
+// when spans is not NULL. mark and markCol (panelCount) are scratch. Returns the count.
+static int CollectSpans(const fcSparseLdlt* f, int* mark, int* markCol, fcLdltSpan* spans, int* spanadr)
+{
+    const fcLdltPanel* panels = f->panels;
+    const fcLdltLink* links = f->links;
+    // mark[I] = -1: no panel's rows hold I yet
+    for (int K = 0; K < f->panelCount; K++) mark[K] = -1;
+    int count = 0;
+    // panel K: the panels I its rows hold get mark[I] = K and their column markCol[I]
+    for (int K = 0; K < f->panelCount; K++) {
+        for (int p = panels[K].linkadr; p < panels[K + 1].linkadr; p++) {
+            mark[links[p].panel] = K;
+            markCol[links[p].panel] = links[p].col;
+        }
+        // L_KJ: the panels I of J's rows that K's rows hold too, runs of consecutive columns merged
+        for (int p = panels[K].linkadr; p < panels[K + 1].linkadr; p++) {
+            const fcLdltPanel* pj = panels + links[p].panel;
+            fcLdltSpan run = {0, 0, -1};
+            if (spans) spanadr[p] = count;
+            // panels I of J's rows
+            for (int q = pj->linkadr; q < pj[1].linkadr; q++) {
+                int I = links[q].panel, len = panels[I].size;
+                if (mark[I] != K) continue;
+                if (run.len >= 0 && run.colK + run.len == markCol[I] && run.colJ + run.len == links[q].col) {
+                    run.len += len;
+                } else {
+                    if (run.len >= 0 && spans) spans[count - 1] = run;
+                    run = (fcLdltSpan){markCol[I], links[q].col, len};
+                    count++;
+                }
+            }
+            if (run.len >= 0 && spans) spans[count - 1] = run;
+        }
+    }
+    if (spans) spanadr[panels[f->panelCount].linkadr] = count;
+    return count;
+}
+
+// The panels (block K cut into ceil(size / FC_LDLT_PANEL_ROWS) consecutive panels of near-equal size), their
+// links and spans. Needs the scalar pattern (rowadr); row K of the block pattern holds the blocks
+// rcol[radr[K] .. radr[K + 1]), offw[K] columns.
+static void BuildPanels(fcSparseLdlt* f, const int* blockadr, const int* sstart, const long long* offw,
+                        const int* radr, const int* rcol)
+{
+    const int blockCount = f->blockCount;
+    int* first = AllocInts((long long)blockCount + 1);
+    first[0] = 0;
+    // first[K] = the first panel of block K
+    for (int K = 0; K < blockCount; K++)
+        first[K + 1] = first[K] + (sstart[K + 1] - sstart[K] + FC_LDLT_PANEL_ROWS - 1) / FC_LDLT_PANEL_ROWS;
+    const int panelCount = first[blockCount];
+    fcLdltPanel* panels = fcAlloc((size_t)(panelCount + 1) * sizeof(fcLdltPanel));
+    // panel i of block K: rows size i / cuts .. size (i + 1) / cuts of the block
+    for (int K = 0; K < blockCount; K++) {
+        int size = sstart[K + 1] - sstart[K], cuts = first[K + 1] - first[K];
+        // panel i
+        for (int i = 0; i < cuts; i++) {
+            int lo = size * i / cuts, row = sstart[K] + lo;
+            panels[first[K] + i] = (fcLdltPanel){row, size * (i + 1) / cuts - lo, (int)offw[K] + lo, f->rowadr[row],
+                                                 blockadr[f->blockPerm[K]] + lo, 0};
+        }
+    }
+    fcLdltLink* links = NULL;
+    int count = 0;
+    // two passes over the links: count (pass 0), then store (pass 1)
+    for (int pass = 0; pass < 2; pass++) {
+        count = 0;
+        // panel P of block K: the panels of K's blocks J, then K's panels before P
+        for (int K = 0; K < blockCount; K++) {
+            for (int P = first[K]; P < first[K + 1]; P++) {
+                int col = 0;
+                panels[P].linkadr = count;
+                // blocks J of row K, then block K itself up to P
+                for (int p = radr[K]; p <= radr[K + 1]; p++) {
+                    int J = p < radr[K + 1] ? rcol[p] : K;
+                    // panels Q of block J
+                    for (int Q = first[J]; Q < (J == K ? P : first[J + 1]); Q++) {
+                        if (pass) links[count] = (fcLdltLink){Q, col};
+                        count++;
+                        col += panels[Q].size;
+                    }
+                }
+            }
+        }
+        if (!pass) links = fcAlloc((size_t)(count > 0 ? count : 1) * sizeof(fcLdltLink));
+    }
+    panels[panelCount] = (fcLdltPanel){f->n, 0, 0, f->nnzL, 0, count};
+    f->panelCount = panelCount;
+    f->panels = panels;
+    f->links = links;
+    f->spanadr = AllocInts((long long)count + 1);
+    int* mark = AllocInts(panelCount);
+    int* markCol = AllocInts(panelCount);
+    int spans = CollectSpans(f, mark, markCol, NULL, NULL);
+    f->spans = fcAlloc((size_t)(spans > 0 ? spans : 1) * sizeof(fcLdltSpan));
+    CollectSpans(f, mark, markCol, f->spans, f->spanadr);
+    fcFree(markCol);
+    fcFree(mark);
+    fcFree(first);
+}
+
 void fcLdlt_Free(fcSparseLdlt* f)
 {
     if (f == NULL) return;
@@ -439,8 +541,15 @@ void fcLdlt_Free(fcSparseLdlt* f)
     fcFree(f->rowadr);
     fcFree(f->colind);
     fcFree(f->amap);
+    fcFree(f->panels);
+    fcFree(f->links);
+    fcFree(f->spanadr);
+    fcFree(f->spans);
+    fcFree(f->asrc);
+    fcFree(f->dsrc);
     fcFree(f->L);
     fcFree(f->D);
+    fcFree(f->invD);
     fcFree(f->work);
     memset(f, 0, sizeof *f);
 }
@@ -511,6 +620,7 @@ bool fcLdlt_Analyze(fcSparseLdlt* f, int n, const int* arownnz, const int* arowa
     f->amap = AllocInts(nnzA);
     f->L = fcAllocZeroed((size_t)(nnzL > 0 ? nnzL : 1) * sizeof(fcReal));
     f->D = fcAllocZeroed((size_t)(n > 0 ? n : 1) * sizeof(fcReal));
+    f->invD = fcAllocZeroed((size_t)(n > 0 ? n : 1) * sizeof(fcReal));
     f->work = fcAllocZeroed((size_t)(n > 0 ? n : 1) * sizeof(fcReal));
     f->dropped = 0;
 
@@ -534,6 +644,7 @@ bool fcLdlt_Analyze(fcSparseLdlt* f, int n, const int* arownnz, const int* arowa
             for (int c = sstart[K]; c < k; c++) f->colind[cursor++] = c;
         }
     }
+    BuildPanels(f, blockadr, sstart, offw, radr, rcol);
     fcFree(offw);
     fcFree(sstart);
     fcFree(rcol);
@@ -547,89 +658,233 @@ bool fcLdlt_Analyze(fcSparseLdlt* f, int n, const int* arownnz, const int* arowa
             f->amap[p] = ki == kj ? -1 - ki : FindSlot(f, ki > kj ? ki : kj, ki > kj ? kj : ki);
         }
     }
+    f->asrc = AllocInts(nnzL);
+    f->dsrc = AllocInts(n);
+    // slots no input entry reaches read as zero
+    for (int p = 0; p < nnzL; p++) f->asrc[p] = -1;
+    for (int k = 0; k < n; k++) f->dsrc[k] = -1;
+    // invert amap
+    for (int p = 0; p < nnzA; p++) {
+        if (f->amap[p] >= 0) f->asrc[f->amap[p]] = p; else f->dsrc[-1 - f->amap[p]] = p;
+    }
     return true;
+}
+
+// Runs stmt with the constant N equal to size (1 .. FC_LDLT_PANEL_ROWS): each panel size gets its own copy of
+// the kernel stmt calls, with the loops over the panel's rows unrolled and its accumulators in registers.
+#define FC_LDLT_BY_SIZE(size, N, stmt)        \
+    switch (size) {                            \
+    case 1: { const int N = 1; stmt; break; }   \
+    case 2: { const int N = 2; stmt; break; }   \
+    case 3: { const int N = 3; stmt; break; }   \
+    case 4: { const int N = 4; stmt; break; }   \
+    case 5: { const int N = 5; stmt; break; }   \
+    default: { const int N = 6; stmt; break; }  \
+    }
+
+#if defined(__GNUC__)
+#define FC_LDLT_KERNEL static inline __attribute__((always_inline))
+#else
+#define FC_LDLT_KERNEL static inline
+#endif
+
+enum { kRows = FC_LDLT_PANEL_ROWS };
+
+// off[r] = the offset in L of row r of panel pk (s rows)
+FC_LDLT_KERNEL void PanelRows(const fcLdltPanel* pk, int* off, const int s)
+{
+    off[0] = pk->ladr;
+    // row r follows row r - 1's width + r - 1 entries
+    for (int r = 1; r < s; r++) off[r] = off[r - 1] + pk->width + r - 1;
+}
+
+// Y_KJ (columns col .. col + sj of the s rows row[] of K) for the link to J (its rows from lj, width wj), column
+// c by column: A_KJ from the input (src: the slots' input entries, rows like row[]) less sum_I Y_KI L_JI^T over
+// the spans, then forward substitution with L_JJ^T.
+FC_LDLT_KERNEL void SolveLink(fcReal* const* row, const int* const* src, int col, const fcReal* avalues,
+                              const fcReal* lj, int wj, const fcLdltSpan* spanBegin, const fcLdltSpan* spanEnd,
+                              const int s, const int sj)
+{
+    const fcReal* lc = lj;
+    // column c of J, against row c of J
+    for (int c = 0; c < sj; c++) {
+        fcReal t[kRows];
+        // a_rc (0 in a fill slot)
+        for (int r = 0; r < s; r++) t[r] = src[r][col + c] >= 0 ? avalues[src[r][col + c]] : 0;
+        // the panels I both rows hold
+        for (const fcLdltSpan* sp = spanBegin; sp < spanEnd; sp++) {
+            // column m of the span
+            for (int m = 0; m < sp->len; m++) {
+                const fcReal l = lc[sp->colJ + m];
+                for (int r = 0; r < s; r++) t[r] -= l * row[r][sp->colK + m];
+            }
+        }
+        // L_JJ's row c
+        for (int m = 0; m < c; m++) {
+            const fcReal l = lc[wj + m];
+            for (int r = 0; r < s; r++) t[r] -= l * row[r][col + m];
+        }
+        for (int r = 0; r < s; r++) row[r][col + c] = t[r];
+        lc += wj + c;
+    }
+}
+
+// L_KJ = Y_KJ D_J^-1 (columns col .. col + sj of the rows row[] of K; inv = J's 1 / D) and T_rq -= L_qc Y_rc
+// for q <= r, T the panel's diagonal block.
+FC_LDLT_KERNEL void ScaleLink(fcReal* const* row, int col, const fcReal* inv, fcReal (*T)[kRows], const int s,
+                              const int sj)
+{
+    // column c of J
+    for (int c = 0; c < sj; c++) {
+        fcReal y[kRows], l[kRows];
+        for (int r = 0; r < s; r++) {
+            y[r] = row[r][col + c];
+            l[r] = y[r] * inv[c];
+            row[r][col + c] = l[r];
+        }
+        // T_rq for q <= r
+        for (int r = 0; r < s; r++)
+            for (int q = 0; q <= r; q++) T[r][q] -= l[q] * y[r];
+    }
+}
+
+// The rows of panel pk (s of them) in L, D, invD from A and the finished panels before it. Returns the rows it
+// dropped.
+FC_LDLT_KERNEL int FactorPanel(const fcSparseLdlt* f, const fcLdltPanel* pk, const fcReal* avalues, fcReal tol,
+                               const int s)
+{
+    const int w = pk->width, k0 = pk->row;
+    int off[kRows];
+    fcReal* row[kRows];
+    const int* src[kRows];
+    PanelRows(pk, off, s);
+    for (int r = 0; r < s; r++) {
+        row[r] = f->L + off[r];
+        src[r] = f->asrc + off[r];
+    }
+    // T = A's diagonal block (lower), reduced below to A_KK - sum_J L_KJ D_J L_KJ^T
+    fcReal akk[kRows], T[kRows][kRows];
+    for (int r = 0; r < s; r++) {
+        akk[r] = T[r][r] = f->dsrc[k0 + r] >= 0 ? avalues[f->dsrc[k0 + r]] : 0;
+        // T_rq = a_rq
+        for (int q = 0; q < r; q++) T[r][q] = src[r][w + q] >= 0 ? avalues[src[r][w + q]] : 0;
+    }
+    // Y_KJ = L_KJ D_J for the links J ascending
+    for (int p = pk->linkadr; p < pk[1].linkadr; p++) {
+        const fcLdltLink* lk = f->links + p;
+        const fcLdltPanel* pj = f->panels + lk->panel;
+        const fcLdltSpan *spanBegin = f->spans + f->spanadr[p], *spanEnd = f->spans + f->spanadr[p + 1];
+        SolveLink(row, src, lk->col, avalues, f->L + pj->ladr, pj->width, spanBegin, spanEnd, s, pj->size);
+    }
+    // L_KJ = Y_KJ D_J^-1, and T's terms
+    for (int p = pk->linkadr; p < pk[1].linkadr; p++) {
+        const fcLdltLink* lk = f->links + p;
+        const fcLdltPanel* pj = f->panels + lk->panel;
+        ScaleLink(row, lk->col, f->invD + pj->row, T, s, pj->size);
+    }
+    int dropped = 0;
+    fcReal* invD = f->invD + k0;
+    // up-looking LDL^T of T, row r: y_q = T_rq - sum_m L_qm y_m, L_rq = y_q / D_q, D_r = T_rr - sum_q L_rq y_q
+    for (int r = 0; r < s; r++) {
+        fcReal y[kRows], d = T[r][r];
+        // y_q for q < r
+        for (int q = 0; q < r; q++) {
+            y[q] = T[r][q];
+            for (int m = 0; m < q; m++) y[q] -= row[q][w + m] * y[m];
+        }
+        // L_rq, and d -= L_rq y_q
+        for (int q = 0; q < r; q++) {
+            row[r][w + q] = y[q] * invD[q];
+            d -= row[r][w + q] * y[q];
+        }
+        if (!(akk[r] > 0) || !(d > tol * akk[r])) {
+            // the row is redundant: it carries nothing (L_r = 0) and its column leaves the system (1 / D = 0)
+            f->D[k0 + r] = invD[r] = 0;
+            for (int c = 0; c < w + r; c++) row[r][c] = 0;
+            dropped++;
+        } else {
+            f->D[k0 + r] = d;
+            invD[r] = 1 / d;
+        }
+    }
+    return dropped;
 }
 
 int fcLdlt_Factor(fcSparseLdlt* f, const fcReal* avalues, fcReal pivotTolerance)
 {
-    const int n = f->n;
-    fcReal* L = f->L;
-    fcReal* D = f->D;
-    fcReal* y = f->work;
     // A floor on the relative pivot keeps every multiplier y_j / D_j finite even for pivotTolerance = 0.
     const fcReal tol = pivotTolerance > FC_EPSILON * FC_EPSILON ? pivotTolerance : FC_EPSILON * FC_EPSILON;
-    // L = 0 (fill slots stay 0)
-    for (int p = 0; p < f->nnzL; p++) L[p] = 0;
-    // D = 0, y = 0
-    for (int k = 0; k < n; k++) D[k] = y[k] = 0;
-    // scatter: L[amap p] += a_p or D[-1 - amap p] += a_p
-    for (int p = 0; p < f->nnzA; p++) {
-        int s = f->amap[p];
-        if (s >= 0) L[s] += avalues[p]; else D[-1 - s] += avalues[p];
-    }
     int dropped = 0;
-    // row k: y_j = a_kj - sum_m L_jm y_m, L_kj = y_j / D_j, D_k = a_kk - sum_j L_kj y_j
-    for (int k = 0; k < n; k++) {
-        const int adr = f->rowadr[k], nz = f->rownnz[k];
-        const int* col = f->colind + adr;
-        fcReal* Lk = L + adr;
-        const fcReal akk = D[k];
-        fcReal dk = akk;
-        // y_j = a_kj for j in pattern(k)
-        for (int p = 0; p < nz; p++) y[col[p]] = Lk[p];
-        // columns j of row k ascending: y_j -= sum_{m in pattern(j)} L_jm y_m, then L_kj = y_j / D_j
-        for (int p = 0; p < nz; p++) {
-            const int j = col[p];
-            const int jadr = f->rowadr[j], jnz = f->rownnz[j];
-            fcReal yj = y[j];
-            // yj -= L_jm y_m
-            for (int q = 0; q < jnz; q++) yj -= L[jadr + q] * y[f->colind[jadr + q]];
-            y[j] = yj;
-            if (D[j] > 0) {
-                const fcReal lkj = yj / D[j];
-                Lk[p] = lkj;
-                dk -= lkj * yj;
-            } else {
-                Lk[p] = 0;  // column j was dropped: it leaves the system
-            }
-        }
-        // y_j = 0 for j in pattern(k), ready for the next row
-        for (int p = 0; p < nz; p++) y[col[p]] = 0;
-        if (!(akk > 0) || !(dk > tol * akk)) {
-            D[k] = 0;
-            // L_kj = 0: the dropped row carries nothing
-            for (int p = 0; p < nz; p++) Lk[p] = 0;
-            dropped++;
-        } else {
-            D[k] = dk;
-        }
+    // panels in elimination order: each from the finished ones before it
+    for (int K = 0; K < f->panelCount; K++) {
+        const fcLdltPanel* pk = f->panels + K;
+        FC_LDLT_BY_SIZE(pk->size, S, dropped += FactorPanel(f, pk, avalues, tol, S))
     }
     f->dropped = dropped;
     return dropped;
 }
 
+// row[r] = row r of panel pk (s rows) in L. Returns the columns (elimination order) of its off-diagonal part.
+FC_LDLT_KERNEL const int* SolveRows(const fcSparseLdlt* f, const fcLdltPanel* pk, const fcReal** row, const int s)
+{
+    int off[kRows];
+    PanelRows(pk, off, s);
+    for (int r = 0; r < s; r++) row[r] = f->L + off[r];
+    return f->colind + pk->ladr;
+}
+
+// z_K of L z = b: the rows of panel pk (s of them) from x (b_K at pk->xadr) into w (elimination order), against
+// the finished z in w at the columns its rows hold (colind).
+FC_LDLT_KERNEL void ForwardPanel(const fcSparseLdlt* f, const fcLdltPanel* pk, const fcReal* x, fcReal* w, const int s)
+{
+    const fcReal* row[kRows];
+    const int* col = SolveRows(f, pk, row, s);
+    fcReal t[kRows];
+    for (int r = 0; r < s; r++) t[r] = x[pk->xadr + r];
+    // off-diagonal column c: t -= L_c z_col(c)
+    for (int c = 0; c < pk->width; c++) {
+        const fcReal z = w[col[c]];
+        for (int r = 0; r < s; r++) t[r] -= row[r][c] * z;
+    }
+    // L_KK's rows
+    for (int r = 1; r < s; r++)
+        for (int q = 0; q < r; q++) t[r] -= row[r][pk->width + q] * t[q];
+    for (int r = 0; r < s; r++) w[pk->row + r] = t[r];
+}
+
+// y_K of L^T y = w: the rows of panel pk (s of them) in w (D^-1 z_K less the later panels' terms), solved with
+// L_KK^T, written to x (at pk->xadr), and their terms L_Kc y_K taken off w at the columns c its rows hold.
+FC_LDLT_KERNEL void BackwardPanel(const fcSparseLdlt* f, const fcLdltPanel* pk, fcReal* x, fcReal* w, const int s)
+{
+    const fcReal* row[kRows];
+    const int* col = SolveRows(f, pk, row, s);
+    fcReal t[kRows];
+    for (int r = 0; r < s; r++) t[r] = w[pk->row + r];
+    // L_KK^T, rows descending
+    for (int r = s - 1; r > 0; r--)
+        for (int q = 0; q < r; q++) t[q] -= row[r][pk->width + q] * t[r];
+    for (int r = 0; r < s; r++) x[pk->xadr + r] = t[r];
+    // off-diagonal column c: w_col(c) -= L_rc y_r, K's rows descending
+    for (int c = 0; c < pk->width; c++) {
+        fcReal v = w[col[c]];
+        for (int r = s - 1; r >= 0; r--) v -= row[r][c] * t[r];
+        w[col[c]] = v;
+    }
+}
+
 void fcLdlt_Solve(const fcSparseLdlt* f, fcReal* x)
 {
-    const int n = f->n;
-    const fcReal* L = f->L;
     fcReal* w = f->work;
-    // w = P b
-    for (int k = 0; k < n; k++) w[k] = x[f->perm[k]];
-    // forward: w_k -= sum_j L_kj w_j (L z = P b)
-    for (int k = 0; k < n; k++) {
-        fcReal s = w[k];
-        // s -= L_kj w_j
-        for (int p = f->rowadr[k]; p < f->rowadr[k] + f->rownnz[k]; p++) s -= L[p] * w[f->colind[p]];
-        w[k] = s;
+    // forward, panels ascending
+    for (int K = 0; K < f->panelCount; K++) {
+        const fcLdltPanel* pk = f->panels + K;
+        FC_LDLT_BY_SIZE(pk->size, S, ForwardPanel(f, pk, x, w, S))
     }
-    // diagonal: w_k /= D_k, 0 for dropped rows
-    for (int k = 0; k < n; k++) w[k] = f->D[k] > 0 ? w[k] / f->D[k] : 0;
-    // backward (L^T y = w), k descending: w_j -= L_kj w_k once w_k is final
-    for (int k = n - 1; k >= 0; k--) {
-        const fcReal wk = w[k];
-        // w_j -= L_kj w_k for j in pattern(k)
-        for (int p = f->rowadr[k]; p < f->rowadr[k] + f->rownnz[k]; p++) w[f->colind[p]] -= L[p] * wk;
+    // diagonal: w = D^-1 z, 0 for a dropped row
+    for (int k = 0; k < f->n; k++) w[k] *= f->invD[k];
+    // backward, panels descending
+    for (int K = f->panelCount - 1; K >= 0; K--) {
+        const fcLdltPanel* pk = f->panels + K;
+        FC_LDLT_BY_SIZE(pk->size, S, BackwardPanel(f, pk, x, w, S))
     }
-    // x = P^T w
-    for (int k = 0; k < n; k++) x[f->perm[k]] = w[k];
 }

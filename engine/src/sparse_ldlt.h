@@ -17,6 +17,35 @@
 // The elimination order is chosen on the block graph: a perfect elimination order (no fill) when the graph
 // is chordal, which covers every tree of bodies (the joint graph of a tree is a block graph); otherwise
 // minimum degree. Rows of one block stay together and in order.
+// The numeric phase runs on panels: the rows of a block in elimination order, a block of more than
+// FC_LDLT_PANEL_ROWS rows cut into consecutive panels of at most that many (the same pattern and storage).
+#define FC_LDLT_PANEL_ROWS 6
+
+// One panel. Its rows of L are contiguous: row r holds `width` columns of off-diagonal panels, then r columns
+// of the panel's own unit lower triangle.
+typedef struct fcLdltPanel {
+    int row;      // first scalar row (elimination order)
+    int size;     // its rows, 1 .. FC_LDLT_PANEL_ROWS
+    int width;    // columns of L's off-diagonal panels in its rows
+    int ladr;     // L + ladr is its first row; row r starts at ladr + r width + r (r - 1) / 2 = rowadr[row + r]
+    int xadr;     // its first row in the caller's (original) order
+    int linkadr;  // the off-diagonal panels of its rows: links[linkadr .. next panel's linkadr)
+} fcLdltPanel;
+
+// An off-diagonal panel L_KJ of K's rows (J < K); col is its first column within them.
+typedef struct fcLdltLink {
+    int panel;
+    int col;
+} fcLdltLink;
+
+// For L_KJ (J in K's rows): len consecutive columns, at colK in the rows of K and at colJ in the rows of J,
+// over panels I < J that both hold: the terms L_KI D_I L_JI^T that A_KJ loses.
+typedef struct fcLdltSpan {
+    int colK;
+    int colJ;
+    int len;
+} fcLdltSpan;
+
 typedef struct fcSparseLdlt {
     // symbolic (fcLdlt_Analyze)
     int n;           // scalar dimension
@@ -31,10 +60,19 @@ typedef struct fcSparseLdlt {
     int nnzA;        // stored entries of the input's lower triangle (with diagonal)
     int fill;        // nnzL minus the strict-lower nonzeros of A
     int* amap;       // (nnzA) slot of each input entry: >= 0 index into L, or -1 - k for the diagonal D[k]
+    // the panels the numeric phase runs on
+    int panelCount;
+    fcLdltPanel* panels;  // (panelCount + 1) in elimination order; the last one only closes the lists
+    fcLdltLink* links;    // the off-diagonal panels of L, by rows
+    int* spanadr;         // (links + 1) the spans of links[p]: spans[spanadr[p] .. spanadr[p + 1])
+    fcLdltSpan* spans;
+    int* asrc;       // (nnzL) the inverse of amap: index into the input of each slot of L, -1 for a fill slot
+    int* dsrc;       // (n) index into the input of each diagonal entry, -1 when absent
     // numeric (fcLdlt_Factor)
     fcReal* L;       // (nnzL) unit lower factor, strict part
     fcReal* D;       // (n) pivots; 0 marks a row dropped as redundant
-    fcReal* work;    // (n) scratch
+    fcReal* invD;    // (n) 1 / D, 0 for a dropped row
+    fcReal* work;    // (n) the solve's vector in elimination order
     int dropped;     // rows dropped as redundant by the last factorization
 } fcSparseLdlt;
 
