@@ -15,8 +15,15 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->hashHeads);
     fcFree(set->touching);
     fcFree(set->solverBodies);
+    fcFree(set->solverBodyIndex);
+    fcFree(set->solverInvMass);
+    fcFree(set->solverInvInertia);
     fcFree(set->solverBodyOf);
-    fcFree(set->solverManifolds);
+    fcFree(set->blocks);
+    fcFree(set->spins);
+    fcFree(set->colorScratch);
+    fcFree(set->colorUsed);
+    fcFree(set->sortKeys);
     fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }
@@ -313,28 +320,33 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
 
 // The solver sweeps the contacts from the bottom up (along gravity): the load of a stack then reaches the
 // ground within one sweep instead of one box per sweep, and no side of a symmetric pile is always first.
-static const fcWorld* s_sortWorld;
-static fcReal fcContacts_Height(const fcWorld* world, const fcContact* c)
-{
-    fcVec3 g = world->def.gravity;
-    const fcContactManifold* m = c->manifolds;
-    fcVec3 p = fcVec3_Add(world->bodies[c->bodyA].position, fcQuat_Rotate(world->bodies[c->bodyA].orientation, m->points[0].localA));
-    return -fcVec3_Dot(g, p);
-}
-
+// Each contact's height is computed once; ties keep the contacts' order.
 static int fcContacts_CompareHeight(const void* x, const void* y)
 {
-    const fcWorld* w = s_sortWorld;
-    fcReal a = fcContacts_Height(w, w->contacts.contacts + *(const int*)x);
-    fcReal b = fcContacts_Height(w, w->contacts.contacts + *(const int*)y);
-    return (a > b) - (a < b);
+    const fcContactKey* a = x;
+    const fcContactKey* b = y;
+    if (a->height != b->height) return a->height < b->height ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
 }
 
-static void fcContacts_SortByHeight(const fcWorld* world)
+static void fcContacts_SortByHeight(fcWorld* world)
 {
-    if (fcVec3_Length(world->def.gravity) == 0 || world->contacts.touchingCount < 2) return;
-    s_sortWorld = world;
-    qsort(world->contacts.touching, (size_t)world->contacts.touchingCount, sizeof(int), fcContacts_CompareHeight);
+    fcContactSet* set = &world->contacts;
+    fcVec3 g = world->def.gravity;
+    if (fcVec3_Length(g) == 0 || set->touchingCount < 2) return;
+    if (set->sortKeyCapacity < set->touchingCount) {
+        set->sortKeyCapacity = set->touchingCapacity;
+        set->sortKeys = fcRealloc(set->sortKeys, sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
+    }
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        const fcBody* a = world->bodies + c->bodyA;
+        fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
+        set->sortKeys[t].height = -fcVec3_Dot(g, p);
+        set->sortKeys[t].index = set->touching[t];
+    }
+    qsort(set->sortKeys, (size_t)set->touchingCount, sizeof(fcContactKey), fcContacts_CompareHeight);
+    for (int t = 0; t < set->touchingCount; ++t) set->touching[t] = set->sortKeys[t].index;
 }
 
 void fcContacts_Collide(fcWorld* world)
@@ -394,6 +406,7 @@ void fcContacts_Collide(fcWorld* world)
     fcContacts_RebuildIndex(world);
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
+    set->layoutDirty = true;
     prof->narrowphase += fcNowMs() - t1;
 }
 

@@ -5,6 +5,7 @@
 // rows are solved exactly between the sweeps (solve.c). Then a position-level pass pushes overlaps deeper
 // than the slop back out, moving positions only, so that no velocity (no energy) comes from it and lambda
 // stays the physical impulse.
+#include "simd.h"
 #include "solver.h"
 
 #include <math.h>
@@ -68,6 +69,12 @@ void fcContacts_BeginStep(fcWorld* world)
             if (c->enabled)                                                                                 \
                 for (fcContactManifold* m = c->manifolds; m < c->manifolds + c->manifoldCount; ++m)
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Layout, once per step: solver bodies, colours, blocks
+// ---------------------------------------------------------------------------------------------------------------------
+
+#define FC_COLORS 64
+
 static int fcContacts_SolverBody(fcWorld* world, int body)
 {
     fcContactSet* set = &world->contacts;
@@ -75,119 +82,280 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
     if (b->type == fc_staticBody) return 0;
     if (set->solverBodyOf[body] >= 0) return set->solverBodyOf[body];
     if (set->solverBodyCount == set->solverBodyCapacity) {
-        set->solverBodyCapacity = 2 * set->solverBodyCapacity + 16;
-        set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+        set->solverBodyCapacity = 2 * set->solverBodyCapacity + 64;
+        size_t n = (size_t)set->solverBodyCapacity;
+        set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * n);
+        set->solverBodyIndex = fcRealloc(set->solverBodyIndex, sizeof(int) * n);
+        set->solverInvMass = fcRealloc(set->solverInvMass, sizeof(fcReal) * n);
+        set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * n);
     }
-    fcSolverBody* sb = set->solverBodies + set->solverBodyCount;
-    sb->v = b->linearVelocity;
-    sb->w = b->angularVelocity;
-    bool dynamic = b->type == fc_dynamicBody;
-    sb->invMass = dynamic ? b->invMass : 0;
-    sb->invInertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
-    sb->body = body;
+    set->solverBodyIndex[set->solverBodyCount] = body;
     set->solverBodyOf[body] = set->solverBodyCount;
     return set->solverBodyCount++;
 }
 
-static void fcContacts_Row(const fcSolverBody* a, const fcSolverBody* b, fcVec3 rA, fcVec3 rB, fcVec3 d, fcSolverRow* row)
+static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
 {
-    row->angA = fcVec3_Cross(rA, d);
-    row->angB = fcVec3_Cross(rB, d);
-    row->iangA = fcMat33_MulV(a->invInertia, row->angA);
-    row->iangB = fcMat33_MulV(b->invInertia, row->angB);
-    fcReal k = a->invMass + b->invMass + fcVec3_Dot(row->angA, row->iangA) + fcVec3_Dot(row->angB, row->iangB);
-    row->mass = k > 0 ? 1 / k : 0;
+    if (set->blockCount == set->blockCapacity) {
+        set->blockCapacity = 2 * set->blockCapacity + 16;
+        set->blocks = fcRealloc(set->blocks, sizeof(fcContactBlock) * (size_t)set->blockCapacity);
+    }
+    fcContactBlock* blk = set->blocks + set->blockCount++;
+    blk->points = 0;
+    blk->spin = -1;
+    for (int l = 0; l < FC_LANES; ++l) {
+        blk->a[l] = blk->b[l] = 0;
+        blk->contact[l] = NULL;
+        blk->manifold[l] = NULL;
+    }
+    return blk;
 }
 
-// J v of a row along d: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-static inline fcReal fcContacts_RowVelocity(const fcSolverBody* a, const fcSolverBody* b, fcVec3 d, const fcSolverRow* row)
-{
-    return fcVec3_Dot(d, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(row->angB, b->w) - fcVec3_Dot(row->angA, a->w);
-}
-
-static inline void fcContacts_RowApply(fcSolverBody* a, fcSolverBody* b, fcVec3 d, const fcSolverRow* row, fcReal impulse)
-{
-    a->v = fcVec3_MulAdd(a->v, -impulse * a->invMass, d);
-    a->w = fcVec3_MulAdd(a->w, -impulse, row->iangA);
-    b->v = fcVec3_MulAdd(b->v, impulse * b->invMass, d);
-    b->w = fcVec3_MulAdd(b->w, impulse, row->iangB);
-}
-
-void fcContacts_Prepare(fcWorld* world)
+// put manifold (c, m) in the next lane of block blk; the directions, friction and arms do not change within
+// the step, the rows do (fcContacts_Prepare)
+static void fcContacts_AddLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m)
 {
     fcContactSet* set = &world->contacts;
-    fcReal h = world->h;
-    fcReal threshold = world->def.restitutionThreshold;
+    blk->contact[lane] = c;
+    blk->manifold[lane] = m;
+    blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
+    blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
+    if (m->pointCount > blk->points) blk->points = m->pointCount;
+    fcVec3 dirs[3] = {m->normal, m->tangent[0], m->tangent[1]};
+    for (int d = 0; d < 3; ++d) {
+        fcReal* out = d == 0 ? blk->normal[0] : blk->tangent[d - 1][0];
+        out[0 * FC_LANES + lane] = dirs[d].x;
+        out[1 * FC_LANES + lane] = dirs[d].y;
+        out[2 * FC_LANES + lane] = dirs[d].z;
+    }
+    blk->friction[lane] = c->friction;
+    if ((c->rollingFriction > 0 || c->torsionalFriction > 0) && blk->spin < 0) {
+        if (set->spinCount == set->spinCapacity) {
+            set->spinCapacity = 2 * set->spinCapacity + 8;
+            set->spins = fcRealloc(set->spins, sizeof(fcContactSpin4) * (size_t)set->spinCapacity);
+        }
+        blk->spin = set->spinCount++;
+        memset(set->spins + blk->spin, 0, sizeof(fcContactSpin4));
+    }
+}
+
+// The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
+// cut from each colour in turn. A sweep takes the colours in order, so the colours keep the collide stage's
+// bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
+// rests on (the load of a stack then reaches the ground within one sweep, as in the sequential order); beside
+// that, the first free colour. Past FC_COLORS colours, manifolds get a block of their own, in order, last.
+static void fcContacts_Layout(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    set->layoutDirty = false;
     if (set->solverMapCapacity < world->bodyHigh) {
         set->solverMapCapacity = world->bodyHigh;
         set->solverBodyOf = fcRealloc(set->solverBodyOf, sizeof(int) * (size_t)set->solverMapCapacity);
     }
     for (int k = 0; k < world->bodyHigh; ++k) set->solverBodyOf[k] = -1;
+    // solver body 0: the world at rest, shared by every static body and by the empty lanes
     if (set->solverBodyCapacity == 0) {
         set->solverBodyCapacity = 64;
-        set->solverBodies = fcAlloc(sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+        size_t n = (size_t)set->solverBodyCapacity;
+        set->solverBodies = fcAlloc(sizeof(fcSolverBody) * n);
+        set->solverBodyIndex = fcAlloc(sizeof(int) * n);
+        set->solverInvMass = fcAlloc(sizeof(fcReal) * n);
+        set->solverInvInertia = fcAlloc(sizeof(fcMat33) * n);
     }
-    // solver body 0: the world at rest, shared by every static body
-    memset(set->solverBodies, 0, sizeof(fcSolverBody));
-    set->solverBodies[0].body = -1;
+    set->solverBodyIndex[0] = -1;
     set->solverBodyCount = 1;
-    set->solverManifoldCount = 0;
-    int points = 0;
+    set->blockCount = 0;
+    set->spinCount = 0;
+
+    int manifolds = 0;
+    FC_FOR_EACH_MANIFOLD(world, c, m) manifolds += m->pointCount > 0;
+    // scratch: per manifold its colour; per fcBody the colours it is in and the first colour above its supports
+    if (set->colorScratchCapacity < manifolds + world->bodyHigh) {
+        set->colorScratchCapacity = manifolds + world->bodyHigh;
+        set->colorScratch = fcRealloc(set->colorScratch, sizeof(int) * (size_t)set->colorScratchCapacity);
+    }
+    if (set->colorUsedCapacity < world->bodyHigh) {
+        set->colorUsedCapacity = world->bodyHigh;
+        set->colorUsed = fcRealloc(set->colorUsed, sizeof(uint64_t) * (size_t)set->colorUsedCapacity);
+    }
+    int* colorOf = set->colorScratch;
+    int* floorOf = colorOf + manifolds;
+    uint64_t* used = set->colorUsed;
+    memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
+    memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
+    fcVec3 up = fcVec3_Neg(world->def.gravity);
+    int index = 0, counts[FC_COLORS + 1] = {0};
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
         if (m->pointCount == 0) continue;
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        if (set->solverManifoldCount == set->solverManifoldCapacity) {
-            set->solverManifoldCapacity = 2 * set->solverManifoldCapacity + 64;
-            set->solverManifolds = fcRealloc(set->solverManifolds, sizeof(fcSolverManifold) * (size_t)set->solverManifoldCapacity);
+        int bodies[2] = {c->bodyA, c->bodyB};
+        const fcBody* ba = world->bodies + c->bodyA;
+        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
+        bool below[2];  // the contact is below the body's centre: the body rests on it
+        int color = 0;
+        uint64_t taken = 0;
+        for (int s = 0; s < 2; ++s) {
+            const fcBody* b = world->bodies + bodies[s];
+            below[s] = height < fcVec3_Dot(up, b->position);
+            if (b->type != fc_dynamicBody) continue;
+            taken |= used[bodies[s]];
+            if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
         }
-        fcSolverManifold* sm = set->solverManifolds + set->solverManifoldCount++;
-        sm->a = fcContacts_SolverBody(world, c->bodyA);
-        sm->b = fcContacts_SolverBody(world, c->bodyB);
-        const fcSolverBody* sa = set->solverBodies + sm->a;
-        const fcSolverBody* sb = set->solverBodies + sm->b;
-        sm->normal = m->normal;
-        sm->tangent[0] = m->tangent[0];
-        sm->tangent[1] = m->tangent[1];
-        sm->friction = c->friction;
-        sm->rolling = c->rollingFriction;
-        sm->torsion = c->torsionalFriction;
-        sm->count = m->pointCount;
-        sm->manifold = m;
-        fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
-        for (int k = 0; k < 3; ++k) {
-            sm->spinA[k] = fcMat33_MulV(sa->invInertia, dirs[k]);
-            sm->spinB[k] = fcMat33_MulV(sb->invInertia, dirs[k]);
-            fcReal kk = fcVec3_Dot(dirs[k], sm->spinA[k]) + fcVec3_Dot(dirs[k], sm->spinB[k]);
-            sm->spinMass[k] = kk > 0 ? 1 / kk : 0;
+        while (color < FC_COLORS && (taken >> color & 1)) ++color;
+        colorOf[index++] = color;
+        counts[color] += 1;
+        if (color == FC_COLORS) continue;
+        for (int s = 0; s < 2; ++s) {
+            if (world->bodies[bodies[s]].type != fc_dynamicBody) continue;
+            int k = bodies[s];
+            used[k] |= (uint64_t)1 << color;
+            if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
         }
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            fcSolverPoint* sp = sm->points + i;
-            sp->point = p;
-            // the separation follows the anchors as the bodies turn; the rows keep the lever arms of the
-            // collide stage (world frame): a rolling ball's contact stays at its bottom, not on the material
-            // point that was there
-            fcVec3 rA, rB;
-            fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-            p->substepSeparation = s;
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->normal, &sp->n);
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[0], &sp->t[0]);
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[1], &sp->t[1]);
-            p->normalMass = sp->n.mass;
-            p->tangentMass[0] = sp->t[0].mass;
-            p->tangentMass[1] = sp->t[1].mass;
-            p->approachSpeed = fcContacts_RowVelocity(sa, sb, m->normal, &sp->n);
-            // speculative: a gap may close within the step, no further; an overlap is left to the position pass
-            p->bias = s > 0 ? -s / h : 0;
-            p->bounced = false;
-            if (c->restitution > 0 && p->approachSpeed < -threshold && s + p->approachSpeed * h < 0) {
-                p->bias = -c->restitution * p->approachSpeed;
-                p->bounced = true;
+    }
+    // cut the blocks, colour by colour, in the collide stage's order within a colour
+    for (int color = 0; color <= FC_COLORS; ++color) {
+        if (counts[color] == 0) continue;
+        int lanes = FC_LANES;  // past the colours: one manifold a block
+        fcContactBlock* blk = NULL;
+        index = 0;
+        FC_FOR_EACH_MANIFOLD(world, c, m)
+        {
+            if (m->pointCount == 0) continue;
+            if (colorOf[index++] != color) continue;
+            if (blk == NULL || lanes == (color == FC_COLORS ? 1 : FC_LANES)) {
+                blk = fcContacts_NewBlock(set);
+                lanes = 0;
             }
-            sp->bias = p->bias;
-            points += 1;
+            fcContacts_AddLane(world, blk, lanes++, c, m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
+// ---------------------------------------------------------------------------------------------------------------------
+
+// one row along d at lever arms rA, rB into lane `lane` of a block's row
+static void fcContacts_Row(const fcContactSet* set, int a, int b, fcVec3 rA, fcVec3 rB, fcVec3 d, fcContactRow4* row, int lane)
+{
+    fcVec3 angA = fcVec3_Cross(rA, d), angB = fcVec3_Cross(rB, d);
+    fcVec3 iangA = fcMat33_MulV(set->solverInvInertia[a], angA);
+    fcVec3 iangB = fcMat33_MulV(set->solverInvInertia[b], angB);
+    fcReal k = set->solverInvMass[a] + set->solverInvMass[b] + fcVec3_Dot(angA, iangA) + fcVec3_Dot(angB, iangB);
+    fcVec3 v[4] = {angA, angB, iangA, iangB};
+    fcReal(*out[4])[FC_LANES] = {row->angA, row->angB, row->iangA, row->iangB};
+    for (int k4 = 0; k4 < 4; ++k4) {
+        out[k4][0][lane] = v[k4].x;
+        out[k4][1][lane] = v[k4].y;
+        out[k4][2][lane] = v[k4].z;
+    }
+    row->mass[lane] = k > 0 ? 1 / k : 0;
+}
+
+static void fcContacts_ClearRow(fcContactRow4* row, int lane)
+{
+    for (int i = 0; i < 3; ++i) row->angA[i][lane] = row->angB[i][lane] = row->iangA[i][lane] = row->iangB[i][lane] = 0;
+    row->mass[lane] = 0;
+}
+
+// J v of a row along d (solver bodies, scalar): d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+static fcReal fcContacts_LaneVelocity(const fcSolverBody* a, const fcSolverBody* b, fcVec3 d, const fcContactRow4* row, int l)
+{
+    fcVec3 angA = fcV3(row->angA[0][l], row->angA[1][l], row->angA[2][l]);
+    fcVec3 angB = fcV3(row->angB[0][l], row->angB[1][l], row->angB[2][l]);
+    return fcVec3_Dot(d, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(angB, b->w) - fcVec3_Dot(angA, a->w);
+}
+
+void fcContacts_Prepare(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    if (set->layoutDirty) fcContacts_Layout(world);
+    fcReal h = world->h;
+    fcReal threshold = world->def.restitutionThreshold;
+    memset(set->solverBodies, 0, sizeof(fcSolverBody));
+    set->solverInvMass[0] = 0;
+    set->solverInvInertia[0] = fcMat33_Zero();
+    for (int k = 1; k < set->solverBodyCount; ++k) {
+        const fcBody* b = world->bodies + set->solverBodyIndex[k];
+        bool dynamic = b->type == fc_dynamicBody;
+        set->solverBodies[k].v = b->linearVelocity;
+        set->solverBodies[k].w = b->angularVelocity;
+        set->solverInvMass[k] = dynamic ? b->invMass : 0;
+        set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+    }
+    int points = 0;
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        for (int l = 0; l < FC_LANES; ++l) {
+            int ia = blk->a[l], ib = blk->b[l];
+            blk->invMassA[l] = set->solverInvMass[ia];
+            blk->invMassB[l] = set->solverInvMass[ib];
+            fcContact* c = blk->contact[l];
+            fcContactManifold* m = blk->manifold[l];
+            int count = m ? m->pointCount : 0;
+            for (int i = count; i < blk->points; ++i) {
+                fcContactPoint4* sp = blk->point + i;
+                fcContacts_ClearRow(&sp->n, l);
+                fcContacts_ClearRow(&sp->t[0], l);
+                fcContacts_ClearRow(&sp->t[1], l);
+                sp->bias[l] = sp->normalImpulse[l] = sp->tangentImpulse[0][l] = sp->tangentImpulse[1][l] = 0;
+                sp->trialImpulse[l] = 0;
+            }
+            if (m == NULL) {
+                if (spin)
+                    for (int d = 0; d < 3; ++d) spin->mass[d][l] = spin->arm[d][l] = spin->impulse[d][l] = 0;
+                continue;
+            }
+            const fcBody* a = world->bodies + c->bodyA;
+            const fcBody* b = world->bodies + c->bodyB;
+            const fcSolverBody* sa = set->solverBodies + ia;
+            const fcSolverBody* sb = set->solverBodies + ib;
+            if (spin) {
+                fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
+                fcReal arms[3] = {c->rollingFriction, c->rollingFriction, c->torsionalFriction};
+                fcReal imps[3] = {m->rollingImpulse[0], m->rollingImpulse[1], m->twistImpulse};
+                for (int d = 0; d < 3; ++d) {
+                    fcVec3 ka = fcMat33_MulV(set->solverInvInertia[ia], dirs[d]);
+                    fcVec3 kb = fcMat33_MulV(set->solverInvInertia[ib], dirs[d]);
+                    spin->spinA[d][0][l] = ka.x, spin->spinA[d][1][l] = ka.y, spin->spinA[d][2][l] = ka.z;
+                    spin->spinB[d][0][l] = kb.x, spin->spinB[d][1][l] = kb.y, spin->spinB[d][2][l] = kb.z;
+                    fcReal kk = fcVec3_Dot(dirs[d], ka) + fcVec3_Dot(dirs[d], kb);
+                    spin->mass[d][l] = kk > 0 ? 1 / kk : 0;
+                    spin->arm[d][l] = arms[d] > 0 ? arms[d] : 0;
+                    spin->impulse[d][l] = imps[d];
+                }
+            }
+            for (int i = 0; i < count; ++i) {
+                fcContactPoint* p = m->points + i;
+                fcContactPoint4* sp = blk->point + i;
+                // the separation follows the anchors as the bodies turn; the rows keep the lever arms of the
+                // collide stage (world frame): a rolling ball's contact stays at its bottom, not on the material
+                // point that was there
+                fcVec3 rA, rB;
+                fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
+                p->substepSeparation = s;
+                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->normal, &sp->n, l);
+                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->tangent[0], &sp->t[0], l);
+                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->tangent[1], &sp->t[1], l);
+                p->normalMass = sp->n.mass[l];
+                p->tangentMass[0] = sp->t[0].mass[l];
+                p->tangentMass[1] = sp->t[1].mass[l];
+                p->approachSpeed = fcContacts_LaneVelocity(sa, sb, m->normal, &sp->n, l);
+                // speculative: a gap may close within the step, no further; an overlap is left to the position pass
+                p->bias = s > 0 ? -s / h : 0;
+                p->bounced = false;
+                if (c->restitution > 0 && p->approachSpeed < -threshold && s + p->approachSpeed * h < 0) {
+                    p->bias = -c->restitution * p->approachSpeed;
+                    p->bounced = true;
+                }
+                sp->bias[l] = p->bias;
+                sp->normalImpulse[l] = p->normalImpulse;
+                sp->tangentImpulse[0][l] = p->tangentImpulse[0];
+                sp->tangentImpulse[1][l] = p->tangentImpulse[1];
+                sp->trialImpulse[l] = p->trialImpulse;
+                points += 1;
+            }
         }
     }
     world->stats.contactPoints = points;
@@ -197,11 +365,10 @@ void fcContacts_StoreVelocities(fcWorld* world)
 {
     const fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) {
-        const fcSolverBody* sb = set->solverBodies + k;
-        fcBody* b = world->bodies + sb->body;
+        fcBody* b = world->bodies + set->solverBodyIndex[k];
         if (b->type != fc_dynamicBody) continue;
-        b->linearVelocity = sb->v;
-        b->angularVelocity = sb->w;
+        b->linearVelocity = set->solverBodies[k].v;
+        b->angularVelocity = set->solverBodies[k].w;
     }
 }
 
@@ -209,118 +376,250 @@ void fcContacts_LoadVelocities(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) {
-        fcSolverBody* sb = set->solverBodies + k;
-        const fcBody* b = world->bodies + sb->body;
-        sb->v = b->linearVelocity;
-        sb->w = b->angularVelocity;
+        const fcBody* b = world->bodies + set->solverBodyIndex[k];
+        set->solverBodies[k].v = b->linearVelocity;
+        set->solverBodies[k].w = b->angularVelocity;
     }
 }
 
-void fcContacts_WarmStart(fcWorld* world)
+// ---------------------------------------------------------------------------------------------------------------------
+// The sweeps, four lanes at a time
+// ---------------------------------------------------------------------------------------------------------------------
+
+// the velocities of a block's bodies on one side, lane by lane
+typedef struct fcBody4 {
+    fcV4 v[3], w[3];
+} fcBody4;
+
+FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const int* index)
 {
-    fcContactSet* set = &world->contacts;
-    for (int k = 0; k < set->solverManifoldCount; ++k) {
-        fcSolverManifold* sm = set->solverManifolds + k;
-        fcSolverBody* a = set->solverBodies + sm->a;
-        fcSolverBody* b = set->solverBodies + sm->b;
-        for (int i = 0; i < sm->count; ++i) {
-            fcSolverPoint* sp = sm->points + i;
-            const fcContactPoint* p = sp->point;
-            fcContacts_RowApply(a, b, sm->normal, &sp->n, p->normalImpulse);
-            fcContacts_RowApply(a, b, sm->tangent[0], &sp->t[0], p->tangentImpulse[0]);
-            fcContacts_RowApply(a, b, sm->tangent[1], &sp->t[1], p->tangentImpulse[1]);
-        }
-        const fcContactManifold* m = sm->manifold;
-        fcReal spins[3] = {m->rollingImpulse[0], m->rollingImpulse[1], m->twistImpulse};
+    const fcSolverBody *b0 = bodies + index[0], *b1 = bodies + index[1], *b2 = bodies + index[2], *b3 = bodies + index[3];
+    out->v[0] = fcV4_Set(b0->v.x, b1->v.x, b2->v.x, b3->v.x);
+    out->v[1] = fcV4_Set(b0->v.y, b1->v.y, b2->v.y, b3->v.y);
+    out->v[2] = fcV4_Set(b0->v.z, b1->v.z, b2->v.z, b3->v.z);
+    out->w[0] = fcV4_Set(b0->w.x, b1->w.x, b2->w.x, b3->w.x);
+    out->w[1] = fcV4_Set(b0->w.y, b1->w.y, b2->w.y, b3->w.y);
+    out->w[2] = fcV4_Set(b0->w.z, b1->w.z, b2->w.z, b3->w.z);
+}
+
+// solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
+FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
+{
+    for (int l = 0; l < FC_LANES; ++l) {
+        if (index[l] == 0) continue;
+        fcSolverBody* b = bodies + index[l];
+        b->v = fcV3(fcV4_Lane(in->v[0], l), fcV4_Lane(in->v[1], l), fcV4_Lane(in->v[2], l));
+        b->w = fcV3(fcV4_Lane(in->w[0], l), fcV4_Lane(in->w[1], l), fcV4_Lane(in->w[2], l));
+    }
+}
+
+typedef struct fcDir4 {
+    fcV4 x, y, z;
+} fcDir4;
+
+// three rows of FC_LANES: x, y, z
+FC_V4_INLINE fcDir4 fcDir4_Load(const fcReal* d)
+{
+    fcDir4 r = {fcV4_Load(d), fcV4_Load(d + FC_LANES), fcV4_Load(d + 2 * FC_LANES)};
+    return r;
+}
+
+FC_V4_INLINE fcV4 fcV4_Dot3(const fcReal* a, const fcV4* b)
+{
+    return fcV4_Add(fcV4_Add(fcV4_Mul(fcV4_Load(a), b[0]), fcV4_Mul(fcV4_Load(a + FC_LANES), b[1])),
+                    fcV4_Mul(fcV4_Load(a + 2 * FC_LANES), b[2]));
+}
+
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcDir4* d, const fcBody4* a, const fcBody4* b)
+{
+    fcV4 dv = fcV4_Add(fcV4_Add(fcV4_Mul(d->x, fcV4_Sub(b->v[0], a->v[0])), fcV4_Mul(d->y, fcV4_Sub(b->v[1], a->v[1]))),
+                       fcV4_Mul(d->z, fcV4_Sub(b->v[2], a->v[2])));
+    return fcV4_Sub(fcV4_Add(dv, fcV4_Dot3(row->angB[0], b->w)), fcV4_Dot3(row->angA[0], a->w));
+}
+
+// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
+FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcDir4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
+{
+    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
+    a->v[0] = fcV4_Add(a->v[0], fcV4_Mul(la, d->x));
+    a->v[1] = fcV4_Add(a->v[1], fcV4_Mul(la, d->y));
+    a->v[2] = fcV4_Add(a->v[2], fcV4_Mul(la, d->z));
+    b->v[0] = fcV4_Add(b->v[0], fcV4_Mul(lb, d->x));
+    b->v[1] = fcV4_Add(b->v[1], fcV4_Mul(lb, d->y));
+    b->v[2] = fcV4_Add(b->v[2], fcV4_Mul(lb, d->z));
+    for (int i = 0; i < 3; ++i) {
+        a->w[i] = fcV4_Sub(a->w[i], fcV4_Mul(impulse, fcV4_Load(row->iangA[i])));
+        b->w[i] = fcV4_Add(b->w[i], fcV4_Mul(impulse, fcV4_Load(row->iangB[i])));
+    }
+}
+
+// the warm start: every row's impulse from the last (sub)step applied once
+FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcContactSpin4* spin, fcSolverBody* bodies)
+{
+    fcBody4 a, b;
+    fcBody4_Gather(&a, bodies, blk->a);
+    fcBody4_Gather(&b, bodies, blk->b);
+    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+    fcDir4 n = fcDir4_Load(blk->normal[0]), t[2] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0])};
+    for (int i = 0; i < blk->points; ++i) {
+        const fcContactPoint4* sp = blk->point + i;
+        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse));
+        fcRow4_Apply(&sp->t[0], &t[0], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[0]));
+        fcRow4_Apply(&sp->t[1], &t[1], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[1]));
+    }
+    if (spin)
         for (int d = 0; d < 3; ++d) {
-            a->w = fcVec3_MulAdd(a->w, -spins[d], sm->spinA[d]);
-            b->w = fcVec3_MulAdd(b->w, spins[d], sm->spinB[d]);
+            fcV4 imp = fcV4_Load(spin->impulse[d]);
+            for (int i = 0; i < 3; ++i) {
+                a.w[i] = fcV4_Sub(a.w[i], fcV4_Mul(imp, fcV4_Load(spin->spinA[d][i])));
+                b.w[i] = fcV4_Add(b.w[i], fcV4_Mul(imp, fcV4_Load(spin->spinB[d][i])));
+            }
         }
-    }
+    fcBody4_Scatter(&a, bodies, blk->a);
+    fcBody4_Scatter(&b, bodies, blk->b);
 }
 
-// One manifold's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
-// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps).
-static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fcSolverBody* b, bool cone, bool reverse)
+// One block's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
+// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps). Returns the
+// largest impulse change per lane. An empty lane or point has zero rows and changes nothing.
+FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse)
 {
-    fcReal largest = 0, totalNormal = 0;
-    int n = sm->count;
-    for (int k = 0; k < n; ++k) {
-        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
-        fcContactPoint* p = sp->point;
-        fcReal vn = fcContacts_RowVelocity(a, b, sm->normal, &sp->n);
-        fcReal trial = p->normalImpulse - sp->n.mass * (vn - sp->bias);
-        fcReal next = trial > 0 ? trial : 0;
-        fcReal delta = next - p->normalImpulse;
-        p->trialImpulse = trial;
-        p->normalImpulse = next;
-        if (delta != 0) fcContacts_RowApply(a, b, sm->normal, &sp->n, delta);
-        largest = fmax(largest, FC_FABS(delta));
-        totalNormal += next;
+    fcBody4 a, b;
+    fcBody4_Gather(&a, bodies, blk->a);
+    fcBody4_Gather(&b, bodies, blk->b);
+    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+    fcDir4 n = fcDir4_Load(blk->normal[0]);
+    fcV4 zero = fcV4_Splat(0), largest = zero, totalNormal = zero;
+    int count = blk->points;
+    for (int k = 0; k < count; ++k) {
+        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
+        fcV4 vn = fcRow4_Velocity(&sp->n, &n, &a, &b);
+        fcV4 old = fcV4_Load(sp->normalImpulse);
+        fcV4 trial = fcV4_Sub(old, fcV4_Mul(fcV4_Load(sp->n.mass), fcV4_Sub(vn, fcV4_Load(sp->bias))));
+        fcV4 next = fcV4_Greater(trial, zero, trial, zero);
+        fcV4 delta = fcV4_Sub(next, old);
+        fcV4_Store(sp->trialImpulse, trial);
+        fcV4_Store(sp->normalImpulse, next);
+        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, delta);
+        largest = fcV4_Max(largest, fcV4_Abs(delta));
+        totalNormal = fcV4_Add(totalNormal, next);
     }
     // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
     // before friction, so that the sweep ends with the contact points' sliding settled
-    if (sm->rolling > 0 || sm->torsion > 0) {
-        fcContactManifold* m = sm->manifold;
-        fcVec3 dirs[3] = {sm->tangent[0], sm->tangent[1], sm->normal};
-        fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
-        fcReal arms[3] = {sm->rolling, sm->rolling, sm->torsion};
+    if (spin) {
+        fcDir4 dirs[3] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0]), n};
         for (int d = 0; d < 3; ++d) {
-            if (arms[d] <= 0) continue;
-            fcReal bound = arms[d] * totalNormal;
-            fcReal w = fcVec3_Dot(fcVec3_Sub(b->w, a->w), dirs[d]);
-            fcReal next = *imps[d] - sm->spinMass[d] * w;
-            next = next > bound ? bound : (next < -bound ? -bound : next);
-            fcReal delta = next - *imps[d];
-            *imps[d] = next;
-            a->w = fcVec3_MulAdd(a->w, -delta, sm->spinA[d]);
-            b->w = fcVec3_MulAdd(b->w, delta, sm->spinB[d]);
+            fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
+            fcV4 w = fcV4_Add(fcV4_Add(fcV4_Mul(fcV4_Sub(b.w[0], a.w[0]), dirs[d].x), fcV4_Mul(fcV4_Sub(b.w[1], a.w[1]), dirs[d].y)),
+                              fcV4_Mul(fcV4_Sub(b.w[2], a.w[2]), dirs[d].z));
+            fcV4 old = fcV4_Load(spin->impulse[d]);
+            fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
+            next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
+            fcV4 delta = fcV4_Sub(next, old);
+            fcV4_Store(spin->impulse[d], next);
+            for (int i = 0; i < 3; ++i) {
+                a.w[i] = fcV4_Sub(a.w[i], fcV4_Mul(delta, fcV4_Load(spin->spinA[d][i])));
+                b.w[i] = fcV4_Add(b.w[i], fcV4_Mul(delta, fcV4_Load(spin->spinB[d][i])));
+            }
         }
     }
-    for (int k = 0; k < n; ++k) {
-        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
-        fcContactPoint* p = sp->point;
-        fcReal bound = sm->friction * p->normalImpulse;
-        fcReal old[2] = {p->tangentImpulse[0], p->tangentImpulse[1]};
-        fcReal next[2];
-        for (int t = 0; t < 2; ++t) {
-            fcReal vt = fcContacts_RowVelocity(a, b, sm->tangent[t], &sp->t[t]);
-            next[t] = old[t] - sp->t[t].mass * vt;
-            if (!cone) next[t] = next[t] > bound ? bound : (next[t] < -bound ? -bound : next[t]);
+    fcDir4 t[2] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0])};
+    fcV4 friction = fcV4_Load(blk->friction);
+    for (int k = 0; k < count; ++k) {
+        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
+        fcV4 bound = fcV4_Mul(friction, fcV4_Load(sp->normalImpulse));
+        fcV4 old[2], next[2];
+        for (int i = 0; i < 2; ++i) {
+            fcV4 vt = fcRow4_Velocity(&sp->t[i], &t[i], &a, &b);
+            old[i] = fcV4_Load(sp->tangentImpulse[i]);
+            next[i] = fcV4_Sub(old[i], fcV4_Mul(fcV4_Load(sp->t[i].mass), vt));
+            if (!cone) next[i] = fcV4_Min(fcV4_Max(next[i], fcV4_Neg(bound)), bound);
         }
         if (cone) {
-            fcReal len = FC_SQRT(next[0] * next[0] + next[1] * next[1]);
-            if (len > bound && len > 0) next[0] *= bound / len, next[1] *= bound / len;
+            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
+            for (int l = 0; l < FC_LANES; ++l) {
+                fcReal x = fcV4_Lane(next[0], l), y = fcV4_Lane(next[1], l), r = fcV4_Lane(bound, l);
+                fcReal len = FC_SQRT(x * x + y * y);
+                fcReal s = len > r && len > 0 ? r / len : 1;
+                sp->tangentImpulse[0][l] = x * s;
+                sp->tangentImpulse[1][l] = y * s;
+            }
+            next[0] = fcV4_Load(sp->tangentImpulse[0]);
+            next[1] = fcV4_Load(sp->tangentImpulse[1]);
         }
-        for (int t = 0; t < 2; ++t) {
-            fcReal delta = next[t] - old[t];
-            p->tangentImpulse[t] = next[t];
-            if (delta != 0) fcContacts_RowApply(a, b, sm->tangent[t], &sp->t[t], delta);
-            largest = fmax(largest, FC_FABS(delta));
+        for (int i = 0; i < 2; ++i) {
+            fcV4 delta = fcV4_Sub(next[i], old[i]);
+            fcV4_Store(sp->tangentImpulse[i], next[i]);
+            fcRow4_Apply(&sp->t[i], &t[i], massA, massB, &a, &b, delta);
+            largest = fcV4_Max(largest, fcV4_Abs(delta));
         }
     }
+    fcBody4_Scatter(&a, bodies, blk->a);
+    fcBody4_Scatter(&b, bodies, blk->b);
     return largest;
 }
 
-// One projected Gauss-Seidel sweep over every manifold; alternate sweeps run backwards (symmetric
-// Gauss-Seidel), so that no point and no contact is always first: a one-way order tilts a resting stack.
+FC_SIMD_CLONES static void fcContacts_WarmStartBlocks(fcContactSet* set)
+{
+    for (int k = 0; k < set->blockCount; ++k) {
+        const fcContactBlock* blk = set->blocks + k;
+        fcContacts_WarmStartBlock(blk, blk->spin >= 0 ? set->spins + blk->spin : NULL, set->solverBodies);
+    }
+}
+
+void fcContacts_WarmStart(fcWorld* world) { fcContacts_WarmStartBlocks(&world->contacts); }
+
+FC_SIMD_CLONES static fcReal fcContacts_SweepBlocks(fcContactSet* set, bool cone, bool reverse)
+{
+    fcV4 largest = fcV4_Splat(0);
+    int n = set->blockCount;
+    for (int k = 0; k < n; ++k) {
+        fcContactBlock* blk = set->blocks + (reverse ? n - 1 - k : k);
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, cone, reverse));
+    }
+    return fcV4_MaxLane(largest);
+}
+
+// One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
+// so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep)
 {
+    return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
+}
+
+// the impulses of the blocks back to the points (the API, the warm start of the next substep or step)
+static void fcContacts_StoreImpulses(fcWorld* world)
+{
     fcContactSet* set = &world->contacts;
-    fcReal largest = 0;
-    bool reverse = (sweep & 1) != 0, cone = world->def.frictionCone;
-    int n = set->solverManifoldCount;
-    for (int k = 0; k < n; ++k) {
-        fcSolverManifold* sm = set->solverManifolds + (reverse ? n - 1 - k : k);
-        fcReal change = fcContacts_SolveManifold(sm, set->solverBodies + sm->a, set->solverBodies + sm->b, cone, reverse);
-        largest = fmax(largest, change);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        const fcContactBlock* blk = set->blocks + bi;
+        const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        for (int l = 0; l < FC_LANES; ++l) {
+            fcContactManifold* m = blk->manifold[l];
+            if (m == NULL) continue;
+            for (int i = 0; i < m->pointCount; ++i) {
+                fcContactPoint* p = m->points + i;
+                const fcContactPoint4* sp = blk->point + i;
+                p->normalImpulse = sp->normalImpulse[l];
+                p->tangentImpulse[0] = sp->tangentImpulse[0][l];
+                p->tangentImpulse[1] = sp->tangentImpulse[1][l];
+                p->trialImpulse = sp->trialImpulse[l];
+            }
+            if (spin) {
+                m->rollingImpulse[0] = spin->impulse[0][l];
+                m->rollingImpulse[1] = spin->impulse[1][l];
+                m->twistImpulse = spin->impulse[2][l];
+            }
+        }
     }
-    return largest;
 }
 
 // after the sweeps of a (sub)step: accumulate the step's totals and measure the residuals
 void fcContacts_Finish(fcWorld* world)
 {
+    fcContacts_StoreImpulses(world);
     fcReal residual = 0, frictionExcess = 0;
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
@@ -391,8 +690,10 @@ void fcContacts_SolvePositions(fcWorld* world)
     fcReal slop = world->def.contactSlop;
     fcReal h = world->h;
     fcReal deepest = 0;
+    // the last pass only measures; a pass that moved nothing measured the final poses already
     for (int it = 0; it <= world->def.contactPositionIterations; ++it) {
-        bool measure = it == world->def.contactPositionIterations;
+        bool measure = it == world->def.contactPositionIterations, moved = false;
+        deepest = 0;
         FC_FOR_EACH_MANIFOLD(world, c, m)
         {
             fcBody* a = world->bodies + c->bodyA;
@@ -401,10 +702,8 @@ void fcContacts_SolvePositions(fcWorld* world)
                 fcContactPoint* p = m->points + i;
                 fcVec3 rA, rB;
                 fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-                if (measure) {
-                    deepest = fmax(deepest, -s);
-                    continue;
-                }
+                deepest = fmax(deepest, -s);
+                if (measure) continue;
                 // a bounce that started before the surfaces met: put the body where the bounce would have
                 // taken it from the moment of impact (the velocity is already the bounced one)
                 fcReal target = -slop;
@@ -433,8 +732,10 @@ void fcContacts_SolvePositions(fcWorld* world)
                     fcBody_UpdateInverseInertia(b);
                 }
                 if (p->bounced) p->bounced = false;  // the bounce's correction is made once
+                moved = true;
             }
         }
+        if (!moved) break;
     }
     world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
 }
