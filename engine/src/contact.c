@@ -24,6 +24,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
+    fcFree(set->colorOrder);
+    fcFree(set->colorOrderContact);
     fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }

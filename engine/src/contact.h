@@ -72,6 +72,9 @@ typedef struct fcContactRow4 {
 
 typedef struct fcContactPoint4 {
     fcContactRow4 n, t[2];
+    fcReal localA[3][FC_LANES], localB[3][FC_LANES];  // the anchors in the bodies' frames
+    fcReal separation[FC_LANES];                      // at the collide stage
+    fcReal substepSeparation[FC_LANES], approachSpeed[FC_LANES], bounced[FC_LANES];  // of the substep (1: bounced)
     fcReal bias[FC_LANES];
     fcReal normalImpulse[FC_LANES], tangentImpulse[2][FC_LANES], trialImpulse[FC_LANES];
 } fcContactPoint4;
@@ -84,12 +87,13 @@ typedef struct fcContactSpin4 {
 
 typedef struct fcContactBlock {
     int a[FC_LANES], b[FC_LANES];  // solver bodies (0: the world at rest, and the empty lanes)
+    int bodyA[FC_LANES], bodyB[FC_LANES];  // the fcBodies (-1: an empty lane), whose poses the separation follows
     int points;                    // the most points of a lane
     int spin;                      // index into spins, -1: no lane resists rolling or spinning
     fcContact* contact[FC_LANES];  // NULL: an empty lane
     fcContactManifold* manifold[FC_LANES];
     fcReal normal[3][FC_LANES], tangent[2][3][FC_LANES];
-    fcReal invMassA[FC_LANES], invMassB[FC_LANES], friction[FC_LANES];
+    fcReal invMassA[FC_LANES], invMassB[FC_LANES], friction[FC_LANES], restitution[FC_LANES];
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 
@@ -129,6 +133,9 @@ typedef struct fcContactSet {
     int colorScratchCapacity;
     uint64_t* colorUsed;          // per fcBody, the colours of its manifolds
     int colorUsedCapacity;
+    fcContactManifold** colorOrder;  // the manifolds by colour, and their contacts
+    fcContact** colorOrderContact;
+    int colorOrderCapacity;
 } fcContactSet;
 
 struct fcWorld;

@@ -70,7 +70,114 @@ void fcContacts_BeginStep(fcWorld* world)
                 for (fcContactManifold* m = c->manifolds; m < c->manifolds + c->manifoldCount; ++m)
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Layout, once per step: solver bodies, colours, blocks
+// Four lanes at a time (simd.h)
+// ---------------------------------------------------------------------------------------------------------------------
+
+// a vector per lane
+typedef struct fcVec3x4 {
+    fcV4 x, y, z;
+} fcVec3x4;
+
+// three rows of FC_LANES: x, y, z
+FC_V4_INLINE fcVec3x4 fcVec3x4_Load(const fcReal* d)
+{
+    fcVec3x4 r = {fcV4_Load(d), fcV4_Load(d + FC_LANES), fcV4_Load(d + 2 * FC_LANES)};
+    return r;
+}
+
+FC_V4_INLINE void fcVec3x4_Store(fcReal* d, fcVec3x4 v)
+{
+    fcV4_Store(d, v.x);
+    fcV4_Store(d + FC_LANES, v.y);
+    fcV4_Store(d + 2 * FC_LANES, v.z);
+}
+
+// the same operations, in the same order, as math.h's
+FC_V4_INLINE fcVec3x4 fcVec3x4_Add(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Add(a.x, b.x), fcV4_Add(a.y, b.y), fcV4_Add(a.z, b.z)};
+    return r;
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Sub(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Sub(a.x, b.x), fcV4_Sub(a.y, b.y), fcV4_Sub(a.z, b.z)};
+    return r;
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Scale(fcV4 s, fcVec3x4 a)
+{
+    fcVec3x4 r = {fcV4_Mul(s, a.x), fcV4_Mul(s, a.y), fcV4_Mul(s, a.z)};
+    return r;
+}
+FC_V4_INLINE fcV4 fcVec3x4_Dot(fcVec3x4 a, fcVec3x4 b)
+{
+    return fcV4_Add(fcV4_Add(fcV4_Mul(a.x, b.x), fcV4_Mul(a.y, b.y)), fcV4_Mul(a.z, b.z));
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Cross(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Sub(fcV4_Mul(a.y, b.z), fcV4_Mul(a.z, b.y)), fcV4_Sub(fcV4_Mul(a.z, b.x), fcV4_Mul(a.x, b.z)),
+                  fcV4_Sub(fcV4_Mul(a.x, b.y), fcV4_Mul(a.y, b.x))};
+    return r;
+}
+// fcQuat_Rotate: v + 2 w (u x v) + 2 u x (u x v)
+FC_V4_INLINE fcVec3x4 fcVec3x4_Rotate(const fcV4* q, fcVec3x4 v)
+{
+    fcVec3x4 u = {q[1], q[2], q[3]};
+    fcVec3x4 t = fcVec3x4_Scale(fcV4_Splat(2), fcVec3x4_Cross(u, v));
+    return fcVec3x4_Add(fcVec3x4_Add(v, fcVec3x4_Scale(q[0], t)), fcVec3x4_Cross(u, t));
+}
+// fcMat33_MulV, the matrix by columns (m[0..2] the first)
+FC_V4_INLINE fcVec3x4 fcVec3x4_MulM(const fcV4* m, fcVec3x4 v)
+{
+    fcVec3x4 cx = {m[0], m[1], m[2]}, cy = {m[3], m[4], m[5]}, cz = {m[6], m[7], m[8]};
+    return fcVec3x4_Add(fcVec3x4_Add(fcVec3x4_Scale(v.x, cx), fcVec3x4_Scale(v.y, cy)), fcVec3x4_Scale(v.z, cz));
+}
+
+// the velocities of a block's bodies on one side, lane by lane
+typedef struct fcBody4 {
+    fcVec3x4 v, w;
+} fcBody4;
+
+FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const int* index)
+{
+    const fcSolverBody *b0 = bodies + index[0], *b1 = bodies + index[1], *b2 = bodies + index[2], *b3 = bodies + index[3];
+    out->v.x = fcV4_Set(b0->v.x, b1->v.x, b2->v.x, b3->v.x);
+    out->v.y = fcV4_Set(b0->v.y, b1->v.y, b2->v.y, b3->v.y);
+    out->v.z = fcV4_Set(b0->v.z, b1->v.z, b2->v.z, b3->v.z);
+    out->w.x = fcV4_Set(b0->w.x, b1->w.x, b2->w.x, b3->w.x);
+    out->w.y = fcV4_Set(b0->w.y, b1->w.y, b2->w.y, b3->w.y);
+    out->w.z = fcV4_Set(b0->w.z, b1->w.z, b2->w.z, b3->w.z);
+}
+
+// solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
+FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
+{
+    for (int l = 0; l < FC_LANES; ++l) {
+        if (index[l] == 0) continue;
+        fcSolverBody* b = bodies + index[l];
+        b->v = fcV3(fcV4_Lane(in->v.x, l), fcV4_Lane(in->v.y, l), fcV4_Lane(in->v.z, l));
+        b->w = fcV3(fcV4_Lane(in->w.x, l), fcV4_Lane(in->w.y, l), fcV4_Lane(in->w.z, l));
+    }
+}
+
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcVec3x4* d, const fcBody4* a, const fcBody4* b)
+{
+    fcV4 dv = fcVec3x4_Dot(*d, fcVec3x4_Sub(b->v, a->v));
+    return fcV4_Sub(fcV4_Add(dv, fcVec3x4_Dot(fcVec3x4_Load(row->angB[0]), b->w)), fcVec3x4_Dot(fcVec3x4_Load(row->angA[0]), a->w));
+}
+
+// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
+FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcVec3x4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
+{
+    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
+    a->v = fcVec3x4_Add(a->v, fcVec3x4_Scale(la, *d));
+    b->v = fcVec3x4_Add(b->v, fcVec3x4_Scale(lb, *d));
+    a->w = fcVec3x4_Sub(a->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangA[0])));
+    b->w = fcVec3x4_Add(b->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangB[0])));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Layout, once per step: solver bodies, colours, blocks, and what does not change within the step
 // ---------------------------------------------------------------------------------------------------------------------
 
 #define FC_COLORS 64
@@ -105,38 +212,91 @@ static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
     blk->spin = -1;
     for (int l = 0; l < FC_LANES; ++l) {
         blk->a[l] = blk->b[l] = 0;
+        blk->bodyA[l] = blk->bodyB[l] = -1;
         blk->contact[l] = NULL;
         blk->manifold[l] = NULL;
     }
     return blk;
 }
 
-// put manifold (c, m) in the next lane of block blk; the directions, friction and arms do not change within
-// the step, the rows do (fcContacts_Prepare)
-static void fcContacts_AddLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m)
+static void fcContacts_PutVec3(fcReal* out, int lane, fcVec3 v)
+{
+    out[lane] = v.x;
+    out[FC_LANES + lane] = v.y;
+    out[2 * FC_LANES + lane] = v.z;
+}
+
+// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its bodies, directions,
+// friction, anchors, the rows' lever-arm parts r x d and the impulses that warm-start it. The collide stage's
+// lever arms are kept through the step: a rolling ball's contact stays at its bottom, not on the material
+// point that was there.
+static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m)
 {
     fcContactSet* set = &world->contacts;
     blk->contact[lane] = c;
     blk->manifold[lane] = m;
-    blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
-    blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
-    if (m->pointCount > blk->points) blk->points = m->pointCount;
-    fcVec3 dirs[3] = {m->normal, m->tangent[0], m->tangent[1]};
-    for (int d = 0; d < 3; ++d) {
-        fcReal* out = d == 0 ? blk->normal[0] : blk->tangent[d - 1][0];
-        out[0 * FC_LANES + lane] = dirs[d].x;
-        out[1 * FC_LANES + lane] = dirs[d].y;
-        out[2 * FC_LANES + lane] = dirs[d].z;
+    fcVec3 zero = fcV3(0, 0, 0);
+    fcVec3 dirs[3] = {zero, zero, zero};
+    if (m) {
+        blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
+        blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
+        blk->bodyA[lane] = c->bodyA;
+        blk->bodyB[lane] = c->bodyB;
+        dirs[0] = m->normal, dirs[1] = m->tangent[0], dirs[2] = m->tangent[1];
     }
-    blk->friction[lane] = c->friction;
-    if ((c->rollingFriction > 0 || c->torsionalFriction > 0) && blk->spin < 0) {
+    fcContacts_PutVec3(blk->normal[0], lane, dirs[0]);
+    fcContacts_PutVec3(blk->tangent[0][0], lane, dirs[1]);
+    fcContacts_PutVec3(blk->tangent[1][0], lane, dirs[2]);
+    blk->friction[lane] = m ? c->friction : 0;
+    blk->restitution[lane] = m ? c->restitution : 0;
+    int count = m ? m->pointCount : 0;
+    for (int i = 0; i < blk->points; ++i) {
+        fcContactPoint4* sp = blk->point + i;
+        const fcContactPoint* p = i < count ? m->points + i : NULL;
+        fcVec3 rA = p ? p->rA : zero, rB = p ? p->rB : zero;
+        fcContacts_PutVec3(sp->localA[0], lane, p ? p->localA : zero);
+        fcContacts_PutVec3(sp->localB[0], lane, p ? p->localB : zero);
+        sp->separation[lane] = p ? p->separation : 0;
+        fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+        for (int k = 0; k < 3; ++k) {
+            fcContacts_PutVec3(rows[k]->angA[0], lane, fcVec3_Cross(rA, dirs[k]));
+            fcContacts_PutVec3(rows[k]->angB[0], lane, fcVec3_Cross(rB, dirs[k]));
+        }
+        sp->normalImpulse[lane] = p ? p->normalImpulse : 0;
+        sp->tangentImpulse[0][lane] = p ? p->tangentImpulse[0] : 0;
+        sp->tangentImpulse[1][lane] = p ? p->tangentImpulse[1] : 0;
+        sp->trialImpulse[lane] = p ? p->trialImpulse : 0;
+    }
+    if (blk->spin >= 0) {
+        fcContactSpin4* spin = set->spins + blk->spin;
+        fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
+        fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
+        for (int d = 0; d < 3; ++d) {
+            spin->arm[d][lane] = arms[d] > 0 ? arms[d] : 0;
+            spin->impulse[d][lane] = imps[d];
+        }
+    }
+}
+
+// a block of up to four manifolds (NULL: none in that lane)
+static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactManifold** manifolds)
+{
+    fcContactSet* set = &world->contacts;
+    fcContactBlock* blk = fcContacts_NewBlock(set);
+    bool spin = false;
+    for (int l = 0; l < FC_LANES; ++l) {
+        if (manifolds[l] == NULL) continue;
+        if (manifolds[l]->pointCount > blk->points) blk->points = manifolds[l]->pointCount;
+        spin = spin || contacts[l]->rollingFriction > 0 || contacts[l]->torsionalFriction > 0;
+    }
+    if (spin) {
         if (set->spinCount == set->spinCapacity) {
             set->spinCapacity = 2 * set->spinCapacity + 8;
             set->spins = fcRealloc(set->spins, sizeof(fcContactSpin4) * (size_t)set->spinCapacity);
         }
         blk->spin = set->spinCount++;
-        memset(set->spins + blk->spin, 0, sizeof(fcContactSpin4));
     }
+    for (int l = 0; l < FC_LANES; ++l) fcContacts_SetLane(world, blk, l, contacts[l], manifolds[l]);
 }
 
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
@@ -212,22 +372,36 @@ static void fcContacts_Layout(fcWorld* world)
             if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
         }
     }
-    // cut the blocks, colour by colour, in the collide stage's order within a colour
+    // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
+    if (set->colorOrderCapacity < manifolds) {
+        set->colorOrderCapacity = manifolds;
+        set->colorOrder = fcRealloc(set->colorOrder, sizeof(fcContactManifold*) * (size_t)manifolds);
+        set->colorOrderContact = fcRealloc(set->colorOrderContact, sizeof(fcContact*) * (size_t)manifolds);
+    }
+    int start[FC_COLORS + 2];
+    start[0] = 0;
+    for (int color = 0; color <= FC_COLORS; ++color) start[color + 1] = start[color] + counts[color];
+    index = 0;
+    FC_FOR_EACH_MANIFOLD(world, c, m)
+    {
+        if (m->pointCount == 0) continue;
+        int at = start[colorOf[index++]]++;
+        set->colorOrder[at] = m;
+        set->colorOrderContact[at] = c;
+    }
+    int first = 0;
     for (int color = 0; color <= FC_COLORS; ++color) {
-        if (counts[color] == 0) continue;
-        int lanes = FC_LANES;  // past the colours: one manifold a block
-        fcContactBlock* blk = NULL;
-        index = 0;
-        FC_FOR_EACH_MANIFOLD(world, c, m)
-        {
-            if (m->pointCount == 0) continue;
-            if (colorOf[index++] != color) continue;
-            if (blk == NULL || lanes == (color == FC_COLORS ? 1 : FC_LANES)) {
-                blk = fcContacts_NewBlock(set);
-                lanes = 0;
+        int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
+        for (int k = first; k < first + counts[color]; k += width) {
+            fcContact* contacts[FC_LANES] = {NULL};
+            fcContactManifold* lanes[FC_LANES] = {NULL};
+            for (int l = 0; l < width && k + l < first + counts[color]; ++l) {
+                contacts[l] = set->colorOrderContact[k + l];
+                lanes[l] = set->colorOrder[k + l];
             }
-            fcContacts_AddLane(world, blk, lanes++, c, m);
+            fcContacts_AddBlock(world, contacts, lanes);
         }
+        first += counts[color];
     }
 }
 
@@ -235,43 +409,119 @@ static void fcContacts_Layout(fcWorld* world)
 // Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
 // ---------------------------------------------------------------------------------------------------------------------
 
-// one row along d at lever arms rA, rB into lane `lane` of a block's row
-static void fcContacts_Row(const fcContactSet* set, int a, int b, fcVec3 rA, fcVec3 rB, fcVec3 d, fcContactRow4* row, int lane)
+// one lane's pose (an empty lane: the origin, unrotated)
+static void fcContacts_LanePose(const fcWorld* world, int body, fcReal* position, fcReal* orientation)
 {
-    fcVec3 angA = fcVec3_Cross(rA, d), angB = fcVec3_Cross(rB, d);
-    fcVec3 iangA = fcMat33_MulV(set->solverInvInertia[a], angA);
-    fcVec3 iangB = fcMat33_MulV(set->solverInvInertia[b], angB);
-    fcReal k = set->solverInvMass[a] + set->solverInvMass[b] + fcVec3_Dot(angA, iangA) + fcVec3_Dot(angB, iangB);
-    fcVec3 v[4] = {angA, angB, iangA, iangB};
-    fcReal(*out[4])[FC_LANES] = {row->angA, row->angB, row->iangA, row->iangB};
-    for (int k4 = 0; k4 < 4; ++k4) {
-        out[k4][0][lane] = v[k4].x;
-        out[k4][1][lane] = v[k4].y;
-        out[k4][2][lane] = v[k4].z;
+    static const fcReal origin[7] = {0, 0, 0, 1, 0, 0, 0};
+    const fcReal* p = origin;
+    const fcReal* q = origin + 3;
+    if (body >= 0) {
+        const fcBody* b = world->bodies + body;
+        p = &b->position.x;
+        q = &b->orientation.w;
     }
-    row->mass[lane] = k > 0 ? 1 / k : 0;
+    memcpy(position, p, 3 * sizeof(fcReal));
+    memcpy(orientation, q, 4 * sizeof(fcReal));
 }
 
-static void fcContacts_ClearRow(fcContactRow4* row, int lane)
+// a block's per-lane values of a side: pose, inverse mass and world inverse inertia
+typedef struct fcSide4 {
+    fcV4 position[3], orientation[4], invInertia[9];
+} fcSide4;
+
+static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side)
 {
-    for (int i = 0; i < 3; ++i) row->angA[i][lane] = row->angB[i][lane] = row->iangA[i][lane] = row->iangB[i][lane] = 0;
-    row->mass[lane] = 0;
+    const fcContactSet* set = &world->contacts;
+    fcReal pos[3][FC_LANES], rot[4][FC_LANES], inertia[9][FC_LANES];
+    for (int l = 0; l < FC_LANES; ++l) {
+        fcReal p[3], q[4];
+        fcContacts_LanePose(world, bodies[l], p, q);
+        const fcReal* ii = &set->solverInvInertia[solver[l]].cx.x;
+        for (int k = 0; k < 3; ++k) pos[k][l] = p[k];
+        for (int k = 0; k < 4; ++k) rot[k][l] = q[k];
+        for (int k = 0; k < 9; ++k) inertia[k][l] = ii[k];
+    }
+    for (int k = 0; k < 3; ++k) side->position[k] = fcV4_Load(pos[k]);
+    for (int k = 0; k < 4; ++k) side->orientation[k] = fcV4_Load(rot[k]);
+    for (int k = 0; k < 9; ++k) side->invInertia[k] = fcV4_Load(inertia[k]);
 }
 
-// J v of a row along d (solver bodies, scalar): d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-static fcReal fcContacts_LaneVelocity(const fcSolverBody* a, const fcSolverBody* b, fcVec3 d, const fcContactRow4* row, int l)
+// 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
+FC_V4_INLINE void fcRow4_Prepare(fcContactRow4* row, const fcSide4* a, const fcSide4* b, fcV4 massA, fcV4 massB)
 {
-    fcVec3 angA = fcV3(row->angA[0][l], row->angA[1][l], row->angA[2][l]);
-    fcVec3 angB = fcV3(row->angB[0][l], row->angB[1][l], row->angB[2][l]);
-    return fcVec3_Dot(d, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(angB, b->w) - fcVec3_Dot(angA, a->w);
+    fcVec3x4 angA = fcVec3x4_Load(row->angA[0]), angB = fcVec3x4_Load(row->angB[0]);
+    fcVec3x4 iangA = fcVec3x4_MulM(a->invInertia, angA), iangB = fcVec3x4_MulM(b->invInertia, angB);
+    fcVec3x4_Store(row->iangA[0], iangA);
+    fcVec3x4_Store(row->iangB[0], iangB);
+    fcV4 k = fcV4_Add(fcV4_Add(fcV4_Add(massA, massB), fcVec3x4_Dot(angA, iangA)), fcVec3x4_Dot(angB, iangB));
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcV4_Store(row->mass, fcV4_Greater(k, zero, fcV4_Div(one, fcV4_Greater(k, zero, k, one)), zero));
+}
+
+FC_SIMD_CLONES static void fcContacts_PrepareBlocks(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 h = fcV4_Splat(world->h), zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcV4 threshold = fcV4_Splat(-world->def.restitutionThreshold);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        fcSide4 a, b;
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b);
+        fcBody4 va, vb;
+        fcBody4_Gather(&va, set->solverBodies, blk->a);
+        fcBody4_Gather(&vb, set->solverBodies, blk->b);
+        fcV4 massA = fcV4_Set(set->solverInvMass[blk->a[0]], set->solverInvMass[blk->a[1]], set->solverInvMass[blk->a[2]],
+                              set->solverInvMass[blk->a[3]]);
+        fcV4 massB = fcV4_Set(set->solverInvMass[blk->b[0]], set->solverInvMass[blk->b[1]], set->solverInvMass[blk->b[2]],
+                              set->solverInvMass[blk->b[3]]);
+        fcV4_Store(blk->invMassA, massA);
+        fcV4_Store(blk->invMassB, massB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        fcV4 restitution = fcV4_Load(blk->restitution);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            // the separation follows the anchors as the bodies turn (fcContacts_CurrentSeparation)
+            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
+            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
+            fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
+            fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
+            fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
+            fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
+            fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
+            fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb);
+            // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
+            // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
+            // -e times the approach speed.
+            fcV4 bias = fcV4_Greater(s, zero, fcV4_Div(fcV4_Neg(s), h), zero);
+            fcV4 bounce = fcV4_Greater(restitution, zero, one, zero);
+            bounce = fcV4_Greater(threshold, approach, bounce, zero);
+            bounce = fcV4_Greater(zero, fcV4_Add(s, fcV4_Mul(approach, h)), bounce, zero);
+            bias = fcV4_Greater(bounce, zero, fcV4_Neg(fcV4_Mul(restitution, approach)), bias);
+            fcV4_Store(sp->bias, bias);
+            fcV4_Store(sp->substepSeparation, s);
+            fcV4_Store(sp->approachSpeed, approach);
+            fcV4_Store(sp->bounced, bounce);
+        }
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        if (spin) {
+            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
+            for (int k = 0; k < 3; ++k) {
+                fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
+                fcVec3x4_Store(spin->spinA[k][0], ka);
+                fcVec3x4_Store(spin->spinB[k][0], kb);
+                fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
+                fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
+            }
+        }
+    }
 }
 
 void fcContacts_Prepare(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     if (set->layoutDirty) fcContacts_Layout(world);
-    fcReal h = world->h;
-    fcReal threshold = world->def.restitutionThreshold;
     memset(set->solverBodies, 0, sizeof(fcSolverBody));
     set->solverInvMass[0] = 0;
     set->solverInvInertia[0] = fcMat33_Zero();
@@ -283,79 +533,26 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
         set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
     }
+    fcContacts_PrepareBlocks(world);
+    // what the scalar passes read per point (the position pass, the residuals)
     int points = 0;
     for (int bi = 0; bi < set->blockCount; ++bi) {
-        fcContactBlock* blk = set->blocks + bi;
-        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        const fcContactBlock* blk = set->blocks + bi;
         for (int l = 0; l < FC_LANES; ++l) {
-            int ia = blk->a[l], ib = blk->b[l];
-            blk->invMassA[l] = set->solverInvMass[ia];
-            blk->invMassB[l] = set->solverInvMass[ib];
-            fcContact* c = blk->contact[l];
             fcContactManifold* m = blk->manifold[l];
-            int count = m ? m->pointCount : 0;
-            for (int i = count; i < blk->points; ++i) {
-                fcContactPoint4* sp = blk->point + i;
-                fcContacts_ClearRow(&sp->n, l);
-                fcContacts_ClearRow(&sp->t[0], l);
-                fcContacts_ClearRow(&sp->t[1], l);
-                sp->bias[l] = sp->normalImpulse[l] = sp->tangentImpulse[0][l] = sp->tangentImpulse[1][l] = 0;
-                sp->trialImpulse[l] = 0;
-            }
-            if (m == NULL) {
-                if (spin)
-                    for (int d = 0; d < 3; ++d) spin->mass[d][l] = spin->arm[d][l] = spin->impulse[d][l] = 0;
-                continue;
-            }
-            const fcBody* a = world->bodies + c->bodyA;
-            const fcBody* b = world->bodies + c->bodyB;
-            const fcSolverBody* sa = set->solverBodies + ia;
-            const fcSolverBody* sb = set->solverBodies + ib;
-            if (spin) {
-                fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
-                fcReal arms[3] = {c->rollingFriction, c->rollingFriction, c->torsionalFriction};
-                fcReal imps[3] = {m->rollingImpulse[0], m->rollingImpulse[1], m->twistImpulse};
-                for (int d = 0; d < 3; ++d) {
-                    fcVec3 ka = fcMat33_MulV(set->solverInvInertia[ia], dirs[d]);
-                    fcVec3 kb = fcMat33_MulV(set->solverInvInertia[ib], dirs[d]);
-                    spin->spinA[d][0][l] = ka.x, spin->spinA[d][1][l] = ka.y, spin->spinA[d][2][l] = ka.z;
-                    spin->spinB[d][0][l] = kb.x, spin->spinB[d][1][l] = kb.y, spin->spinB[d][2][l] = kb.z;
-                    fcReal kk = fcVec3_Dot(dirs[d], ka) + fcVec3_Dot(dirs[d], kb);
-                    spin->mass[d][l] = kk > 0 ? 1 / kk : 0;
-                    spin->arm[d][l] = arms[d] > 0 ? arms[d] : 0;
-                    spin->impulse[d][l] = imps[d];
-                }
-            }
-            for (int i = 0; i < count; ++i) {
+            if (m == NULL) continue;
+            for (int i = 0; i < m->pointCount; ++i) {
                 fcContactPoint* p = m->points + i;
-                fcContactPoint4* sp = blk->point + i;
-                // the separation follows the anchors as the bodies turn; the rows keep the lever arms of the
-                // collide stage (world frame): a rolling ball's contact stays at its bottom, not on the material
-                // point that was there
-                fcVec3 rA, rB;
-                fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-                p->substepSeparation = s;
-                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->normal, &sp->n, l);
-                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->tangent[0], &sp->t[0], l);
-                fcContacts_Row(set, ia, ib, p->rA, p->rB, m->tangent[1], &sp->t[1], l);
+                const fcContactPoint4* sp = blk->point + i;
+                p->substepSeparation = sp->substepSeparation[l];
+                p->approachSpeed = sp->approachSpeed[l];
+                p->bias = sp->bias[l];
+                p->bounced = sp->bounced[l] > 0;
                 p->normalMass = sp->n.mass[l];
                 p->tangentMass[0] = sp->t[0].mass[l];
                 p->tangentMass[1] = sp->t[1].mass[l];
-                p->approachSpeed = fcContacts_LaneVelocity(sa, sb, m->normal, &sp->n, l);
-                // speculative: a gap may close within the step, no further; an overlap is left to the position pass
-                p->bias = s > 0 ? -s / h : 0;
-                p->bounced = false;
-                if (c->restitution > 0 && p->approachSpeed < -threshold && s + p->approachSpeed * h < 0) {
-                    p->bias = -c->restitution * p->approachSpeed;
-                    p->bounced = true;
-                }
-                sp->bias[l] = p->bias;
-                sp->normalImpulse[l] = p->normalImpulse;
-                sp->tangentImpulse[0][l] = p->tangentImpulse[0];
-                sp->tangentImpulse[1][l] = p->tangentImpulse[1];
-                sp->trialImpulse[l] = p->trialImpulse;
-                points += 1;
             }
+            points += m->pointCount;
         }
     }
     world->stats.contactPoints = points;
@@ -383,76 +580,8 @@ void fcContacts_LoadVelocities(fcWorld* world)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// The sweeps, four lanes at a time
+// The sweeps
 // ---------------------------------------------------------------------------------------------------------------------
-
-// the velocities of a block's bodies on one side, lane by lane
-typedef struct fcBody4 {
-    fcV4 v[3], w[3];
-} fcBody4;
-
-FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const int* index)
-{
-    const fcSolverBody *b0 = bodies + index[0], *b1 = bodies + index[1], *b2 = bodies + index[2], *b3 = bodies + index[3];
-    out->v[0] = fcV4_Set(b0->v.x, b1->v.x, b2->v.x, b3->v.x);
-    out->v[1] = fcV4_Set(b0->v.y, b1->v.y, b2->v.y, b3->v.y);
-    out->v[2] = fcV4_Set(b0->v.z, b1->v.z, b2->v.z, b3->v.z);
-    out->w[0] = fcV4_Set(b0->w.x, b1->w.x, b2->w.x, b3->w.x);
-    out->w[1] = fcV4_Set(b0->w.y, b1->w.y, b2->w.y, b3->w.y);
-    out->w[2] = fcV4_Set(b0->w.z, b1->w.z, b2->w.z, b3->w.z);
-}
-
-// solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
-FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
-{
-    for (int l = 0; l < FC_LANES; ++l) {
-        if (index[l] == 0) continue;
-        fcSolverBody* b = bodies + index[l];
-        b->v = fcV3(fcV4_Lane(in->v[0], l), fcV4_Lane(in->v[1], l), fcV4_Lane(in->v[2], l));
-        b->w = fcV3(fcV4_Lane(in->w[0], l), fcV4_Lane(in->w[1], l), fcV4_Lane(in->w[2], l));
-    }
-}
-
-typedef struct fcDir4 {
-    fcV4 x, y, z;
-} fcDir4;
-
-// three rows of FC_LANES: x, y, z
-FC_V4_INLINE fcDir4 fcDir4_Load(const fcReal* d)
-{
-    fcDir4 r = {fcV4_Load(d), fcV4_Load(d + FC_LANES), fcV4_Load(d + 2 * FC_LANES)};
-    return r;
-}
-
-FC_V4_INLINE fcV4 fcV4_Dot3(const fcReal* a, const fcV4* b)
-{
-    return fcV4_Add(fcV4_Add(fcV4_Mul(fcV4_Load(a), b[0]), fcV4_Mul(fcV4_Load(a + FC_LANES), b[1])),
-                    fcV4_Mul(fcV4_Load(a + 2 * FC_LANES), b[2]));
-}
-
-// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcDir4* d, const fcBody4* a, const fcBody4* b)
-{
-    fcV4 dv = fcV4_Add(fcV4_Add(fcV4_Mul(d->x, fcV4_Sub(b->v[0], a->v[0])), fcV4_Mul(d->y, fcV4_Sub(b->v[1], a->v[1]))),
-                       fcV4_Mul(d->z, fcV4_Sub(b->v[2], a->v[2])));
-    return fcV4_Sub(fcV4_Add(dv, fcV4_Dot3(row->angB[0], b->w)), fcV4_Dot3(row->angA[0], a->w));
-}
-
-// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
-FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcDir4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
-{
-    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
-    a->v[0] = fcV4_Add(a->v[0], fcV4_Mul(la, d->x));
-    a->v[1] = fcV4_Add(a->v[1], fcV4_Mul(la, d->y));
-    a->v[2] = fcV4_Add(a->v[2], fcV4_Mul(la, d->z));
-    b->v[0] = fcV4_Add(b->v[0], fcV4_Mul(lb, d->x));
-    b->v[1] = fcV4_Add(b->v[1], fcV4_Mul(lb, d->y));
-    b->v[2] = fcV4_Add(b->v[2], fcV4_Mul(lb, d->z));
-    for (int i = 0; i < 3; ++i) {
-        a->w[i] = fcV4_Sub(a->w[i], fcV4_Mul(impulse, fcV4_Load(row->iangA[i])));
-        b->w[i] = fcV4_Add(b->w[i], fcV4_Mul(impulse, fcV4_Load(row->iangB[i])));
-    }
-}
 
 // the warm start: every row's impulse from the last (sub)step applied once
 FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcContactSpin4* spin, fcSolverBody* bodies)
@@ -461,7 +590,7 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     fcBody4_Gather(&a, bodies, blk->a);
     fcBody4_Gather(&b, bodies, blk->b);
     fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
-    fcDir4 n = fcDir4_Load(blk->normal[0]), t[2] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0])};
+    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]), t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
     for (int i = 0; i < blk->points; ++i) {
         const fcContactPoint4* sp = blk->point + i;
         fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse));
@@ -471,10 +600,8 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     if (spin)
         for (int d = 0; d < 3; ++d) {
             fcV4 imp = fcV4_Load(spin->impulse[d]);
-            for (int i = 0; i < 3; ++i) {
-                a.w[i] = fcV4_Sub(a.w[i], fcV4_Mul(imp, fcV4_Load(spin->spinA[d][i])));
-                b.w[i] = fcV4_Add(b.w[i], fcV4_Mul(imp, fcV4_Load(spin->spinB[d][i])));
-            }
+            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinA[d][0])));
+            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinB[d][0])));
         }
     fcBody4_Scatter(&a, bodies, blk->a);
     fcBody4_Scatter(&b, bodies, blk->b);
@@ -489,7 +616,7 @@ FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spi
     fcBody4_Gather(&a, bodies, blk->a);
     fcBody4_Gather(&b, bodies, blk->b);
     fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
-    fcDir4 n = fcDir4_Load(blk->normal[0]);
+    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
     fcV4 zero = fcV4_Splat(0), largest = zero, totalNormal = zero;
     int count = blk->points;
     for (int k = 0; k < count; ++k) {
@@ -508,23 +635,20 @@ FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spi
     // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
     // before friction, so that the sweep ends with the contact points' sliding settled
     if (spin) {
-        fcDir4 dirs[3] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0]), n};
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
         for (int d = 0; d < 3; ++d) {
             fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
-            fcV4 w = fcV4_Add(fcV4_Add(fcV4_Mul(fcV4_Sub(b.w[0], a.w[0]), dirs[d].x), fcV4_Mul(fcV4_Sub(b.w[1], a.w[1]), dirs[d].y)),
-                              fcV4_Mul(fcV4_Sub(b.w[2], a.w[2]), dirs[d].z));
+            fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
             fcV4 old = fcV4_Load(spin->impulse[d]);
             fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
             next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
             fcV4 delta = fcV4_Sub(next, old);
             fcV4_Store(spin->impulse[d], next);
-            for (int i = 0; i < 3; ++i) {
-                a.w[i] = fcV4_Sub(a.w[i], fcV4_Mul(delta, fcV4_Load(spin->spinA[d][i])));
-                b.w[i] = fcV4_Add(b.w[i], fcV4_Mul(delta, fcV4_Load(spin->spinB[d][i])));
-            }
+            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinA[d][0])));
+            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinB[d][0])));
         }
     }
-    fcDir4 t[2] = {fcDir4_Load(blk->tangent[0][0]), fcDir4_Load(blk->tangent[1][0])};
+    fcVec3x4 t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
     fcV4 friction = fcV4_Load(blk->friction);
     for (int k = 0; k < count; ++k) {
         fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
@@ -589,7 +713,7 @@ fcReal fcContacts_Sweep(fcWorld* world, int sweep)
     return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
 }
 
-// the impulses of the blocks back to the points (the API, the warm start of the next substep or step)
+// the impulses of the blocks back to the points (the API, the warm start of the next step)
 static void fcContacts_StoreImpulses(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;

@@ -48,6 +48,7 @@ FC_V4_INLINE fcReal fcV4_Lane(fcV4 v, int lane) { return v[lane]; }
 FC_V4_INLINE fcV4 fcV4_Add(fcV4 a, fcV4 b) { return a + b; }
 FC_V4_INLINE fcV4 fcV4_Sub(fcV4 a, fcV4 b) { return a - b; }
 FC_V4_INLINE fcV4 fcV4_Mul(fcV4 a, fcV4 b) { return a * b; }
+FC_V4_INLINE fcV4 fcV4_Div(fcV4 a, fcV4 b) { return a / b; }
 FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { return -a; }
 // a > b ? a : b per lane, and the other selections, by masks
 FC_V4_INLINE fcV4 fcV4_Select(fcV4Bits mask, fcV4 a, fcV4 b) { return (fcV4)((mask & (fcV4Bits)a) | (~mask & (fcV4Bits)b)); }
@@ -84,6 +85,7 @@ FC_V4_INLINE fcReal fcV4_Lane(fcV4 v, int lane) { return v.v[lane]; }
 FC_V4_INLINE fcV4 fcV4_Add(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] + b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Sub(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] - b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Mul(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] * b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Div(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] / b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { FC_V4_LANES(-a.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] > b.v[l] ? a.v[l] : b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] < b.v[l] ? a.v[l] : b.v[l]); }
