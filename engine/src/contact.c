@@ -20,6 +20,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->solverInvInertia);
     fcFree(set->solverBodyOf);
     fcFree(set->blocks);
+    fcFree(set->positions);
     fcFree(set->spins);
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);

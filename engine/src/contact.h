@@ -85,6 +85,12 @@ typedef struct fcContactSpin4 {
     fcReal mass[3][FC_LANES], arm[3][FC_LANES], impulse[3][FC_LANES];
 } fcContactSpin4;
 
+// the position pass's rows of a block: along the normals at the pass's lever arms
+typedef struct fcContactPosition4 {
+    fcContactRow4 row[FC_MAX_MANIFOLD_POINTS];
+    fcReal separation[FC_MAX_MANIFOLD_POINTS][FC_LANES];  // at the start of the pass
+} fcContactPosition4;
+
 typedef struct fcContactBlock {
     int a[FC_LANES], b[FC_LANES];  // solver bodies (0: the world at rest, and the empty lanes)
     int bodyA[FC_LANES], bodyB[FC_LANES];  // the fcBodies (-1: an empty lane), whose poses the separation follows
@@ -126,6 +132,7 @@ typedef struct fcContactSet {
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;
     fcContactBlock* blocks;
+    fcContactPosition4* positions;  // (blockCapacity)
     int blockCount, blockCapacity;
     fcContactSpin4* spins;
     int spinCount, spinCapacity;

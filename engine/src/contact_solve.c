@@ -16,34 +16,6 @@ static fcVec3 fcSolve_PointVelocity(const fcBody* b, fcVec3 r)
     return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, r));
 }
 
-// 1 / (J M^-1 J^T) of a row along direction d at lever arms rA, rB
-static fcReal fcContacts_RowMass(const fcBody* a, const fcBody* b, fcVec3 rA, fcVec3 rB, fcVec3 d)
-{
-    fcReal k = 0;
-    if (a->type == fc_dynamicBody) {
-        fcVec3 rn = fcVec3_Cross(rA, d);
-        k += a->invMass + fcVec3_Dot(rn, fcMat33_MulV(a->invInertiaWorld, rn));
-    }
-    if (b->type == fc_dynamicBody) {
-        fcVec3 rn = fcVec3_Cross(rB, d);
-        k += b->invMass + fcVec3_Dot(rn, fcMat33_MulV(b->invInertiaWorld, rn));
-    }
-    return k > 0 ? 1 / k : 0;
-}
-
-
-
-
-// the separation of a point now, from where its two anchors have moved since the collide stage
-static fcReal fcContacts_CurrentSeparation(const fcBody* a, const fcBody* b, const fcContactManifold* m,
-                                           const fcContactPoint* p, fcVec3* rA, fcVec3* rB)
-{
-    *rA = fcQuat_Rotate(a->orientation, p->localA);
-    *rB = fcQuat_Rotate(b->orientation, p->localB);
-    fcVec3 d = fcVec3_Sub(fcVec3_Add(b->position, *rB), fcVec3_Add(a->position, *rA));
-    return p->separation + fcVec3_Dot(m->normal, d);
-}
-
 bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
 
 void fcContacts_BeginStep(fcWorld* world)
@@ -206,6 +178,7 @@ static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
     if (set->blockCount == set->blockCapacity) {
         set->blockCapacity = 2 * set->blockCapacity + 16;
         set->blocks = fcRealloc(set->blocks, sizeof(fcContactBlock) * (size_t)set->blockCapacity);
+        set->positions = fcRealloc(set->positions, sizeof(fcContactPosition4) * (size_t)set->blockCapacity);
     }
     fcContactBlock* blk = set->blocks + set->blockCount++;
     blk->points = 0;
@@ -482,7 +455,7 @@ FC_SIMD_CLONES static void fcContacts_PrepareBlocks(fcWorld* world)
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
-            // the separation follows the anchors as the bodies turn (fcContacts_CurrentSeparation)
+            // the separation follows the anchors as the bodies turn: s = s_0 + n . ((x_b + R_b l_b) - (x_a + R_a l_a))
             fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
             fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
             fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
@@ -534,27 +507,9 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
     }
     fcContacts_PrepareBlocks(world);
-    // what the scalar passes read per point (the position pass, the residuals)
     int points = 0;
-    for (int bi = 0; bi < set->blockCount; ++bi) {
-        const fcContactBlock* blk = set->blocks + bi;
-        for (int l = 0; l < FC_LANES; ++l) {
-            fcContactManifold* m = blk->manifold[l];
-            if (m == NULL) continue;
-            for (int i = 0; i < m->pointCount; ++i) {
-                fcContactPoint* p = m->points + i;
-                const fcContactPoint4* sp = blk->point + i;
-                p->substepSeparation = sp->substepSeparation[l];
-                p->approachSpeed = sp->approachSpeed[l];
-                p->bias = sp->bias[l];
-                p->bounced = sp->bounced[l] > 0;
-                p->normalMass = sp->n.mass[l];
-                p->tangentMass[0] = sp->t[0].mass[l];
-                p->tangentMass[1] = sp->t[1].mass[l];
-            }
-            points += m->pointCount;
-        }
-    }
+    for (int bi = 0; bi < set->blockCount; ++bi)
+        for (int l = 0; l < FC_LANES; ++l) points += set->blocks[bi].manifold[l] ? set->blocks[bi].manifold[l]->pointCount : 0;
     world->stats.contactPoints = points;
 }
 
@@ -713,56 +668,47 @@ fcReal fcContacts_Sweep(fcWorld* world, int sweep)
     return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
 }
 
-// the impulses of the blocks back to the points (the API, the warm start of the next step)
-static void fcContacts_StoreImpulses(fcWorld* world)
+// After the sweeps of a (sub)step: the impulses back to the points (the API, the warm start of the next
+// step), the step's totals, and the residuals: complementarity |min(lambda_n / m_eff, J v - bias)| and how far
+// friction exceeds its bound
+void fcContacts_Finish(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
+    fcReal residual = 0, frictionExcess = 0;
+    bool cone = world->def.frictionCone;
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
             fcContactManifold* m = blk->manifold[l];
             if (m == NULL) continue;
+            const fcSolverBody* a = set->solverBodies + blk->a[l];
+            const fcSolverBody* b = set->solverBodies + blk->b[l];
             for (int i = 0; i < m->pointCount; ++i) {
                 fcContactPoint* p = m->points + i;
                 const fcContactPoint4* sp = blk->point + i;
-                p->normalImpulse = sp->normalImpulse[l];
-                p->tangentImpulse[0] = sp->tangentImpulse[0][l];
-                p->tangentImpulse[1] = sp->tangentImpulse[1][l];
+                fcReal lambda = sp->normalImpulse[l], t0 = sp->tangentImpulse[0][l], t1 = sp->tangentImpulse[1][l];
+                p->normalImpulse = lambda;
+                p->tangentImpulse[0] = t0;
+                p->tangentImpulse[1] = t1;
                 p->trialImpulse = sp->trialImpulse[l];
+                p->totalNormalImpulse += lambda;
+                p->totalTangentImpulse[0] += t0;
+                p->totalTangentImpulse[1] += t1;
+                fcVec3 angA = fcV3(sp->n.angA[0][l], sp->n.angA[1][l], sp->n.angA[2][l]);
+                fcVec3 angB = fcV3(sp->n.angB[0][l], sp->n.angB[1][l], sp->n.angB[2][l]);
+                fcReal gap = fcVec3_Dot(m->normal, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(angB, b->w) - fcVec3_Dot(angA, a->w) - sp->bias[l];
+                fcReal k = sp->n.mass[l] > 0 ? 1 / sp->n.mass[l] : 0;
+                residual = fmax(residual, FC_FABS(fmin(lambda * k, gap)));
+                fcReal bound = blk->friction[l] * lambda;
+                fcReal limit = cone ? bound : bound * FC_SQRT(2);
+                frictionExcess = fmax(frictionExcess, FC_SQRT(t0 * t0 + t1 * t1) - limit);
             }
             if (spin) {
                 m->rollingImpulse[0] = spin->impulse[0][l];
                 m->rollingImpulse[1] = spin->impulse[1][l];
                 m->twistImpulse = spin->impulse[2][l];
             }
-        }
-    }
-}
-
-// after the sweeps of a (sub)step: accumulate the step's totals and measure the residuals
-void fcContacts_Finish(fcWorld* world)
-{
-    fcContacts_StoreImpulses(world);
-    fcReal residual = 0, frictionExcess = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            p->totalNormalImpulse += p->normalImpulse;
-            p->totalTangentImpulse[0] += p->tangentImpulse[0];
-            p->totalTangentImpulse[1] += p->tangentImpulse[1];
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal gap = fcVec3_Dot(dv, m->normal) - p->bias;
-            fcReal k = p->normalMass > 0 ? 1 / p->normalMass : 0;
-            fcReal r = (fcReal)fabs(fmin(p->normalImpulse * k, gap));
-            residual = fmax(residual, r);
-            fcReal bound = c->friction * p->normalImpulse;
-            fcReal t = FC_SQRT(p->tangentImpulse[0] * p->tangentImpulse[0] + p->tangentImpulse[1] * p->tangentImpulse[1]);
-            fcReal limit = world->def.frictionCone ? bound : bound * FC_SQRT(2);
-            frictionExcess = fmax(frictionExcess, t - limit);
         }
     }
     world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
@@ -808,58 +754,117 @@ void fcContacts_EndStep(fcWorld* world)
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// The position pass: overlaps deeper than the slop pushed back by a fraction beta of the excess (at most
+// maxCorrection a pass), positions only. The separations are measured exactly at the poses after the
+// velocity step, the rows taken along the normals at the lever arms there; then the passes sweep the blocks
+// like the velocity solve, with the bodies' displacements (dx, dtheta) in the solver bodies' place, so that
+// a point sees every correction made before it through J (linear in the displacements, which are small);
+// the bodies move once, and the separations are measured again.
+// ---------------------------------------------------------------------------------------------------------------------
+
+// the separations at the current poses (and, with rows, the rows along the normals at the current lever
+// arms); returns the deepest overlap
+FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 deepest = fcV4_Splat(0);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        const fcContactBlock* blk = set->blocks + bi;
+        fcContactPosition4* pos = set->positions + bi;
+        fcSide4 a, b;
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b);
+        fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        for (int i = 0; i < blk->points; ++i) {
+            const fcContactPoint4* sp = blk->point + i;
+            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
+            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
+            fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
+            fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
+            fcV4_Store(pos->separation[i], s);
+            deepest = fcV4_Max(deepest, fcV4_Neg(s));
+            if (!rows) continue;
+            fcVec3x4_Store(pos->row[i].angA[0], fcVec3x4_Cross(ra, n));
+            fcVec3x4_Store(pos->row[i].angB[0], fcVec3x4_Cross(rb, n));
+            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB);
+        }
+    }
+    return fcV4_MaxLane(deepest);
+}
+
+// one pass of corrections added to the solver bodies (v: dx, w: dtheta); whether any point was corrected
+FC_SIMD_CLONES static bool fcContacts_PositionSweep(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), moved = zero;
+    fcV4 slop = fcV4_Splat(-world->def.contactSlop), h = fcV4_Splat(world->h);
+    fcV4 beta = fcV4_Splat(0.2), maxCorrection = fcV4_Splat(-0.2);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        const fcContactPosition4* pos = set->positions + bi;
+        fcBody4 a, b;
+        fcBody4_Gather(&a, set->solverBodies, blk->a);
+        fcBody4_Gather(&b, set->solverBodies, blk->b);
+        fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 restitution = fcV4_Load(blk->restitution);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            const fcContactRow4* row = pos->row + i;
+            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcRow4_Velocity(row, &n, &a, &b));
+            // an overlap past the slop: beta of the excess, at most maxCorrection
+            fcV4 error = fcV4_Sub(s, slop);
+            fcV4 overlap = fcV4_Greater(zero, error, one, zero);
+            fcV4 correction = fcV4_Greater(overlap, zero, fcV4_Max(fcV4_Mul(beta, error), maxCorrection), zero);
+            // a bounce that started before the surfaces met: put the body where the bounce would have taken it
+            // from the moment of impact (the velocity is already the bounced one); once
+            fcV4 approach = fcV4_Load(sp->approachSpeed), start = fcV4_Load(sp->substepSeparation);
+            fcV4 bounce = fcV4_Greater(start, zero, fcV4_Load(sp->bounced), zero);
+            fcV4 safe = fcV4_Greater(bounce, zero, approach, fcV4_Splat(-1));
+            fcV4 t0 = fcV4_Div(start, fcV4_Neg(safe));  // time to impact inside the substep
+            fcV4 target = fcV4_Mul(fcV4_Mul(restitution, fcV4_Neg(approach)), fcV4_Sub(h, t0));
+            correction = fcV4_Greater(bounce, zero, fcV4_Sub(s, target), correction);
+            fcV4_Store(sp->bounced, fcV4_Greater(bounce, zero, zero, fcV4_Load(sp->bounced)));
+            moved = fcV4_Max(moved, fcV4_Max(overlap, bounce));
+            fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))));
+        }
+        fcBody4_Scatter(&a, set->solverBodies, blk->a);
+        fcBody4_Scatter(&b, set->solverBodies, blk->b);
+    }
+    return fcV4_MaxLane(moved) > 0;
+}
+
+// the inverse inertias of the moving solver bodies from their bodies' current orientations
+static void fcContacts_LoadInertias(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    for (int k = 1; k < set->solverBodyCount; ++k) set->solverInvInertia[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
+}
+
 void fcContacts_SolvePositions(fcWorld* world)
 {
-    const fcReal beta = 0.2, maxCorrection = 0.2;
-    fcReal slop = world->def.contactSlop;
-    fcReal h = world->h;
-    fcReal deepest = 0;
-    // the last pass only measures; a pass that moved nothing measured the final poses already
-    for (int it = 0; it <= world->def.contactPositionIterations; ++it) {
-        bool measure = it == world->def.contactPositionIterations, moved = false;
-        deepest = 0;
-        FC_FOR_EACH_MANIFOLD(world, c, m)
-        {
-            fcBody* a = world->bodies + c->bodyA;
-            fcBody* b = world->bodies + c->bodyB;
-            for (int i = 0; i < m->pointCount; ++i) {
-                fcContactPoint* p = m->points + i;
-                fcVec3 rA, rB;
-                fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-                deepest = fmax(deepest, -s);
-                if (measure) continue;
-                // a bounce that started before the surfaces met: put the body where the bounce would have
-                // taken it from the moment of impact (the velocity is already the bounced one)
-                fcReal target = -slop;
-                fcReal error = s - target;
-                if (p->bounced && p->substepSeparation > 0) {
-                    fcReal t0 = p->substepSeparation / -p->approachSpeed;  // time to impact inside the substep
-                    target = c->restitution * -p->approachSpeed * (h - t0);
-                    error = s - target;
-                } else if (error >= 0) {
-                    continue;
-                } else {
-                    error = fmax(beta * error, -maxCorrection);
-                }
-                fcReal mass = fcContacts_RowMass(a, b, rA, rB, m->normal);
-                fcVec3 imp = fcVec3_Scale(-error * mass, m->normal);
-                if (a->type == fc_dynamicBody) {
-                    a->position = fcVec3_MulAdd(a->position, -a->invMass, imp);
-                    fcVec3 dq = fcVec3_Neg(fcMat33_MulV(a->invInertiaWorld, fcVec3_Cross(rA, imp)));
-                    a->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), a->orientation));
-                    fcBody_UpdateInverseInertia(a);
-                }
-                if (b->type == fc_dynamicBody) {
-                    b->position = fcVec3_MulAdd(b->position, b->invMass, imp);
-                    fcVec3 dq = fcMat33_MulV(b->invInertiaWorld, fcVec3_Cross(rB, imp));
-                    b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
-                    fcBody_UpdateInverseInertia(b);
-                }
-                if (p->bounced) p->bounced = false;  // the bounce's correction is made once
-                moved = true;
-            }
+    fcContactSet* set = &world->contacts;
+    fcContacts_LoadInertias(world);
+    fcReal deepest = fcContacts_PositionRows(world, true);
+    memset(set->solverBodies, 0, sizeof(fcSolverBody) * (size_t)set->solverBodyCount);
+    bool moved = false;
+    for (int it = 0; it < world->def.contactPositionIterations; ++it) {
+        if (!fcContacts_PositionSweep(world)) break;  // nothing to correct: the later passes would do the same
+        moved = true;
+    }
+    if (moved) {
+        for (int k = 1; k < set->solverBodyCount; ++k) {
+            fcBody* b = world->bodies + set->solverBodyIndex[k];
+            fcVec3 dx = set->solverBodies[k].v, dq = set->solverBodies[k].w;
+            if (b->type != fc_dynamicBody || (fcVec3_Dot(dx, dx) == 0 && fcVec3_Dot(dq, dq) == 0)) continue;
+            b->position = fcVec3_Add(b->position, dx);
+            b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
+            fcBody_UpdateInverseInertia(b);
         }
-        if (!moved) break;
+        deepest = fcContacts_PositionRows(world, false);
     }
     world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
 }
