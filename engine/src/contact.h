@@ -59,6 +59,7 @@ typedef struct fcContact {
 // multiply-adds on contiguous memory.
 typedef struct fcSolverBody {
     fcVec3 v, w;
+    fcReal pad[2];  // two rows of four reals, gathered by transposes
 } fcSolverBody;
 
 #define FC_LANES 4

@@ -111,23 +111,30 @@ typedef struct fcBody4 {
 
 FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const int* index)
 {
-    const fcSolverBody *b0 = bodies + index[0], *b1 = bodies + index[1], *b2 = bodies + index[2], *b3 = bodies + index[3];
-    out->v.x = fcV4_Set(b0->v.x, b1->v.x, b2->v.x, b3->v.x);
-    out->v.y = fcV4_Set(b0->v.y, b1->v.y, b2->v.y, b3->v.y);
-    out->v.z = fcV4_Set(b0->v.z, b1->v.z, b2->v.z, b3->v.z);
-    out->w.x = fcV4_Set(b0->w.x, b1->w.x, b2->w.x, b3->w.x);
-    out->w.y = fcV4_Set(b0->w.y, b1->w.y, b2->w.y, b3->w.y);
-    out->w.z = fcV4_Set(b0->w.z, b1->w.z, b2->w.z, b3->w.z);
+    fcV4 lo[4], hi[4];  // (v.x, v.y, v.z, w.x), (w.y, w.z, pad) of each lane
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcReal* b = (const fcReal*)(bodies + index[l]);
+        lo[l] = fcV4_Load(b);
+        hi[l] = fcV4_Load(b + 4);
+    }
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
+    out->v.x = lo[0], out->v.y = lo[1], out->v.z = lo[2], out->w.x = lo[3];
+    out->w.y = hi[0], out->w.z = hi[1];
 }
 
 // solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
 FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
 {
+    fcV4 zero = fcV4_Splat(0);
+    fcV4 lo[4] = {in->v.x, in->v.y, in->v.z, in->w.x}, hi[4] = {in->w.y, in->w.z, zero, zero};
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
     for (int l = 0; l < FC_LANES; ++l) {
         if (index[l] == 0) continue;
-        fcSolverBody* b = bodies + index[l];
-        b->v = fcV3(fcV4_Lane(in->v.x, l), fcV4_Lane(in->v.y, l), fcV4_Lane(in->v.z, l));
-        b->w = fcV3(fcV4_Lane(in->w.x, l), fcV4_Lane(in->w.y, l), fcV4_Lane(in->w.z, l));
+        fcReal* b = (fcReal*)(bodies + index[l]);
+        fcV4_Store(b, lo[l]);
+        fcV4_Store(b + 4, hi[l]);
     }
 }
 
@@ -503,6 +510,7 @@ void fcContacts_Prepare(fcWorld* world)
         bool dynamic = b->type == fc_dynamicBody;
         set->solverBodies[k].v = b->linearVelocity;
         set->solverBodies[k].w = b->angularVelocity;
+        set->solverBodies[k].pad[0] = set->solverBodies[k].pad[1] = 0;
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
         set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
     }

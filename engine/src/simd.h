@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fcV4: four fcReal lanes for the contact solver's blocks (four manifolds with no dynamic body in common).
-// GCC and Clang use vector extensions (SSE2 pairs by default, one AVX register in FC_SIMD_CLONES functions);
+// GCC (12 on) and Clang use vector extensions (SSE2 pairs by default, one AVX register in FC_SIMD_CLONES functions);
 // other compilers get a plain struct with the same operations. Every operation is one IEEE operation per lane
 // (no fused multiply-add: the build sets -ffp-contract=off), so all paths give the same bits.
 #ifndef FC_SIMD_H
@@ -19,7 +19,7 @@
 #define FC_SIMD_CLONES
 #endif
 
-#if defined(__GNUC__) && !defined(FC_SCALAR_V4)
+#if defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 12) && !defined(FC_SCALAR_V4)
 
 #if !defined(__clang__)
 // the helpers below are always inlined: the ABI of a 32-byte vector argument, which GCC warns about when
@@ -55,7 +55,18 @@ FC_V4_INLINE fcV4 fcV4_Select(fcV4Bits mask, fcV4 a, fcV4 b) { return (fcV4)((ma
 FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { return fcV4_Select(a > b, a, b); }
 FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { return fcV4_Select(a < b, a, b); }
 FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { return fcV4_Select(a > b, ifTrue, ifFalse); }
-FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return fcV4_Max(a, -a); }
+// |a|: the sign bit cleared
+FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return (fcV4)((fcV4Bits)a & ~(fcV4Bits)fcV4_Splat(-0.0)); }
+// the transpose of the 4 x 4 matrix whose rows are r[0..3]
+FC_V4_INLINE void fcV4_Transpose(fcV4* r)
+{
+    fcV4 t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6), t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+    fcV4 t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6), t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+    r[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    r[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    r[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
 
 #else
 
@@ -90,8 +101,17 @@ FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { FC_V4_LANES(-a.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] > b.v[l] ? a.v[l] : b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] < b.v[l] ? a.v[l] : b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { FC_V4_LANES(a.v[l] > b.v[l] ? ifTrue.v[l] : ifFalse.v[l]); }
-FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return fcV4_Max(a, fcV4_Neg(a)); }
+FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { FC_V4_LANES(FC_FABS(a.v[l])); }
 #undef FC_V4_LANES
+FC_V4_INLINE void fcV4_Transpose(fcV4* r)
+{
+    for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+            fcReal t = r[i].v[j];
+            r[i].v[j] = r[j].v[i];
+            r[j].v[i] = t;
+        }
+}
 
 #endif
 
