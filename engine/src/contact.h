@@ -78,6 +78,7 @@ typedef struct fcContactPoint4 {
     fcReal substepSeparation[FC_LANES], approachSpeed[FC_LANES], bounced[FC_LANES];  // of the substep (1: bounced)
     fcReal bias[FC_LANES];
     fcReal normalImpulse[FC_LANES], tangentImpulse[2][FC_LANES], trialImpulse[FC_LANES];
+    fcReal totalNormalImpulse[FC_LANES], totalTangentImpulse[2][FC_LANES];  // over the step's substeps
 } fcContactPoint4;
 
 // rolling and spinning resistance: angular rows about t1, t2, n bounded by an arm times the manifold's lambda_n

@@ -18,17 +18,18 @@ static fcVec3 fcSolve_PointVelocity(const fcBody* b, fcVec3 r)
 
 bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
 
+// the step's totals, kept in the blocks until the end of the step, start from zero (again when the step is
+// retaken; a new step's layout starts them at zero)
 void fcContacts_BeginStep(fcWorld* world)
 {
-    for (int t = 0; t < world->contacts.touchingCount; ++t) {
-        fcContact* c = world->contacts.contacts + world->contacts.touching[t];
-        if (!c->enabled) continue;
-        for (int m = 0; m < c->manifoldCount; ++m)
-            for (int i = 0; i < c->manifolds[m].pointCount; ++i) {
-                fcContactPoint* p = c->manifolds[m].points + i;
-                p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
+    fcContactSet* set = &world->contacts;
+    if (!set->layoutDirty)
+        for (int bi = 0; bi < set->blockCount; ++bi)
+            for (int i = 0; i < set->blocks[bi].points; ++i) {
+                fcContactPoint4* sp = set->blocks[bi].point + i;
+                memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
+                memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
             }
-    }
     world->stats.maxPenetration = 0;
     world->stats.contactIterations = 0;
     world->stats.complementarityResidual = 0;
@@ -246,6 +247,7 @@ static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fc
         sp->tangentImpulse[0][lane] = p ? p->tangentImpulse[0] : 0;
         sp->tangentImpulse[1][lane] = p ? p->tangentImpulse[1] : 0;
         sp->trialImpulse[lane] = p ? p->trialImpulse : 0;
+        sp->totalNormalImpulse[lane] = sp->totalTangentImpulse[0][lane] = sp->totalTangentImpulse[1][lane] = 0;
     }
     if (blk->spin >= 0) {
         fcContactSpin4* spin = set->spins + blk->spin;
@@ -676,41 +678,69 @@ fcReal fcContacts_Sweep(fcWorld* world, int sweep)
     return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
 }
 
-// After the sweeps of a (sub)step: the impulses back to the points (the API, the warm start of the next
-// step), the step's totals, and the residuals: complementarity |min(lambda_n / m_eff, J v - bias)| and how far
-// friction exceeds its bound
-void fcContacts_Finish(fcWorld* world)
+// After the sweeps of a (sub)step: the step's totals, and the residuals: complementarity
+// |min(lambda_n / m_eff, J v - bias)| and how far friction exceeds its bound (the velocities are the solver
+// bodies', the joints' corrections included)
+FC_SIMD_CLONES static void fcContacts_FinishBlocks(fcWorld* world, fcReal* residual, fcReal* frictionExcess)
 {
     fcContactSet* set = &world->contacts;
-    fcReal residual = 0, frictionExcess = 0;
-    bool cone = world->def.frictionCone;
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1);
+    fcV4 widen = fcV4_Splat(world->def.frictionCone ? 1 : FC_SQRT(2));  // the pyramid's corner
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        fcBody4 a, b;
+        fcBody4_Gather(&a, set->solverBodies, blk->a);
+        fcBody4_Gather(&b, set->solverBodies, blk->b);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 friction = fcV4_Load(blk->friction);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            fcV4 lambda = fcV4_Load(sp->normalImpulse), t0 = fcV4_Load(sp->tangentImpulse[0]), t1 = fcV4_Load(sp->tangentImpulse[1]);
+            fcV4_Store(sp->totalNormalImpulse, fcV4_Add(fcV4_Load(sp->totalNormalImpulse), lambda));
+            fcV4_Store(sp->totalTangentImpulse[0], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0));
+            fcV4_Store(sp->totalTangentImpulse[1], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1));
+            fcV4 mass = fcV4_Load(sp->n.mass);  // 0: an empty lane or point
+            fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b), fcV4_Load(sp->bias));
+            fcV4 k = fcV4_Greater(mass, zero, fcV4_Div(one, fcV4_Greater(mass, zero, mass, one)), zero);
+            fcV4 r = fcV4_Abs(fcV4_Min(fcV4_Mul(lambda, k), gap));
+            worst = fcV4_Max(worst, fcV4_Greater(mass, zero, r, zero));
+            fcV4 t = fcV4_Sqrt(fcV4_Add(fcV4_Mul(t0, t0), fcV4_Mul(t1, t1)));
+            fcV4 over = fcV4_Sub(t, fcV4_Mul(fcV4_Mul(friction, lambda), widen));
+            excess = fcV4_Max(excess, fcV4_Greater(mass, zero, over, excess));
+        }
+    }
+    *residual = fcV4_MaxLane(worst);
+    *frictionExcess = fcV4_MaxLane(excess);
+}
+
+void fcContacts_Finish(fcWorld* world)
+{
+    fcReal residual, frictionExcess;
+    fcContacts_FinishBlocks(world, &residual, &frictionExcess);
+    world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
+    world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
+}
+
+// the impulses of the blocks back to the points: the API's, and the warm start of the next step
+static void fcContacts_StoreImpulses(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
             fcContactManifold* m = blk->manifold[l];
             if (m == NULL) continue;
-            const fcSolverBody* a = set->solverBodies + blk->a[l];
-            const fcSolverBody* b = set->solverBodies + blk->b[l];
             for (int i = 0; i < m->pointCount; ++i) {
                 fcContactPoint* p = m->points + i;
                 const fcContactPoint4* sp = blk->point + i;
-                fcReal lambda = sp->normalImpulse[l], t0 = sp->tangentImpulse[0][l], t1 = sp->tangentImpulse[1][l];
-                p->normalImpulse = lambda;
-                p->tangentImpulse[0] = t0;
-                p->tangentImpulse[1] = t1;
+                p->normalImpulse = sp->normalImpulse[l];
+                p->tangentImpulse[0] = sp->tangentImpulse[0][l];
+                p->tangentImpulse[1] = sp->tangentImpulse[1][l];
                 p->trialImpulse = sp->trialImpulse[l];
-                p->totalNormalImpulse += lambda;
-                p->totalTangentImpulse[0] += t0;
-                p->totalTangentImpulse[1] += t1;
-                fcVec3 angA = fcV3(sp->n.angA[0][l], sp->n.angA[1][l], sp->n.angA[2][l]);
-                fcVec3 angB = fcV3(sp->n.angB[0][l], sp->n.angB[1][l], sp->n.angB[2][l]);
-                fcReal gap = fcVec3_Dot(m->normal, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(angB, b->w) - fcVec3_Dot(angA, a->w) - sp->bias[l];
-                fcReal k = sp->n.mass[l] > 0 ? 1 / sp->n.mass[l] : 0;
-                residual = fmax(residual, FC_FABS(fmin(lambda * k, gap)));
-                fcReal bound = blk->friction[l] * lambda;
-                fcReal limit = cone ? bound : bound * FC_SQRT(2);
-                frictionExcess = fmax(frictionExcess, FC_SQRT(t0 * t0 + t1 * t1) - limit);
+                p->totalNormalImpulse = sp->totalNormalImpulse[l];
+                p->totalTangentImpulse[0] = sp->totalTangentImpulse[0][l];
+                p->totalTangentImpulse[1] = sp->totalTangentImpulse[1][l];
             }
             if (spin) {
                 m->rollingImpulse[0] = spin->impulse[0][l];
@@ -719,8 +749,6 @@ void fcContacts_Finish(fcWorld* world)
             }
         }
     }
-    world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
-    world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
 }
 
 // After the whole step: what the contacts did over it. A contact that carried load in the last step and none
@@ -728,8 +756,11 @@ void fcContacts_Finish(fcWorld* world)
 // whose friction is at mu lambda_n while its points slide slips.
 void fcContacts_EndStep(fcWorld* world)
 {
+    fcContacts_StoreImpulses(world);
     fcReal h = world->stepH;
     int substeps = world->substeps > 0 ? world->substeps : 1;
+    bool cone = world->def.frictionCone;
+    const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
         fcBody* a = world->bodies + c->bodyA;
@@ -738,15 +769,15 @@ void fcContacts_EndStep(fcWorld* world)
         bool slipNow = false, slipBefore = false;
         for (int i = 0; i < m->pointCount; ++i) {
             fcContactPoint* p = m->points + i;
-            fcReal bound = c->friction * p->totalNormalImpulse;
-            fcReal t = FC_SQRT(p->totalTangentImpulse[0] * p->totalTangentImpulse[0] + p->totalTangentImpulse[1] * p->totalTangentImpulse[1]);
+            fcReal bound = c->friction * p->totalNormalImpulse * nearly;
+            fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
+            bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
+            // the sliding speed, compared squared: |dv|^2 - vn^2 > sliding^2
             fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
             fcReal vn = fcVec3_Dot(dv, m->normal);
-            fcReal vt = FC_SQRT(fmax(0.0, fcVec3_Dot(dv, dv) - vn * vn));
-            fcReal tMax = fmax(FC_FABS(p->totalTangentImpulse[0]), FC_FABS(p->totalTangentImpulse[1]));
-            bool atBound = world->def.frictionCone ? t >= bound * (1 - 1e-6) : tMax >= bound * (1 - 1e-6);
+            bool slides = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
             // a frictionless contact always slides: no stick or slip to report
-            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && vt > 1e-4;
+            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && slides;
             slipNow = slipNow || p->slipping;
             slipBefore = slipBefore || p->wasSlipping;
             p->wasSlipping = p->slipping;

@@ -57,6 +57,7 @@ FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { return fcV4_Select(a < b, a, b); }
 FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { return fcV4_Select(a > b, ifTrue, ifFalse); }
 // |a|: the sign bit cleared
 FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return (fcV4)((fcV4Bits)a & ~(fcV4Bits)fcV4_Splat(-0.0)); }
+FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { return (fcV4){FC_SQRT(a[0]), FC_SQRT(a[1]), FC_SQRT(a[2]), FC_SQRT(a[3])}; }
 // the transpose of the 4 x 4 matrix whose rows are r[0..3]
 FC_V4_INLINE void fcV4_Transpose(fcV4* r)
 {
@@ -102,6 +103,7 @@ FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] > b.v[l] ? a.v[l
 FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] < b.v[l] ? a.v[l] : b.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { FC_V4_LANES(a.v[l] > b.v[l] ? ifTrue.v[l] : ifFalse.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { FC_V4_LANES(FC_FABS(a.v[l])); }
+FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { FC_V4_LANES(FC_SQRT(a.v[l])); }
 #undef FC_V4_LANES
 FC_V4_INLINE void fcV4_Transpose(fcV4* r)
 {
