@@ -205,12 +205,43 @@ static void fcContacts_MixMaterial(const fcWorld* world, fcContact* c)
     c->torsionalFriction = da->torsionalFriction > db->torsionalFriction ? da->torsionalFriction : db->torsionalFriction;
 }
 
+// what a manifold's points hand on to the next step's points with the same feature id
+typedef struct fcContactMemory {
+    uint32_t key;
+    int pointCount;
+    fcVec3 tangent[2];
+    fcReal rollingImpulse[2], twistImpulse;
+    struct {
+        uint32_t id;
+        fcReal normalImpulse, tangentImpulse[2], totalNormalImpulse;
+        bool slipping;
+    } points[FC_MAX_MANIFOLD_POINTS];
+} fcContactMemory;
+
 // the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id
 static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
 {
-    fcContactManifold old[FC_MAX_PAIR_MANIFOLDS];
+    fcContactMemory old[FC_MAX_PAIR_MANIFOLDS];
     int oldCount = c->manifoldCount;
-    memcpy(old, c->manifolds, sizeof(fcContactManifold) * (size_t)oldCount);
+    for (int o = 0; o < oldCount; ++o) {
+        const fcContactManifold* m = c->manifolds + o;
+        old[o].key = m->key;
+        old[o].pointCount = m->pointCount;
+        old[o].tangent[0] = m->tangent[0];
+        old[o].tangent[1] = m->tangent[1];
+        old[o].rollingImpulse[0] = m->rollingImpulse[0];
+        old[o].rollingImpulse[1] = m->rollingImpulse[1];
+        old[o].twistImpulse = m->twistImpulse;
+        for (int i = 0; i < m->pointCount; ++i) {
+            const fcContactPoint* q = m->points + i;
+            old[o].points[i].id = q->id;
+            old[o].points[i].normalImpulse = q->normalImpulse;
+            old[o].points[i].tangentImpulse[0] = q->tangentImpulse[0];
+            old[o].points[i].tangentImpulse[1] = q->tangentImpulse[1];
+            old[o].points[i].totalNormalImpulse = q->totalNormalImpulse;
+            old[o].points[i].slipping = q->slipping;
+        }
+    }
     const fcBody* ba = world->bodies + c->bodyA;
     const fcBody* bb = world->bodies + c->bodyB;
     c->manifoldCount = count;
@@ -218,7 +249,7 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
     for (int m = 0; m < count; ++m) {
         fcContactManifold* cm = c->manifolds + m;
         const fcManifold* f = fresh + m;
-        memset(cm, 0, sizeof *cm);
+        memset(cm->points, 0, sizeof(fcContactPoint) * (size_t)f->pointCount);
         cm->normal = f->normal;
         // the first tangent along the sliding velocity when there is one: the friction pyramid then bounds
         // the sliding friction by mu lambda_n exactly, as the cone would
@@ -230,14 +261,12 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
         cm->tangent[1] = fcVec3_Cross(f->normal, cm->tangent[0]);
         cm->pointCount = f->pointCount;
         cm->key = f->key;
-        const fcContactManifold* prev = NULL;
+        const fcContactMemory* prev = NULL;
         for (int o = 0; o < oldCount; ++o)
             if (old[o].key == f->key) prev = old + o;
-        if (prev) {
-            cm->rollingImpulse[0] = prev->rollingImpulse[0];
-            cm->rollingImpulse[1] = prev->rollingImpulse[1];
-            cm->twistImpulse = prev->twistImpulse;
-        }
+        cm->rollingImpulse[0] = prev ? prev->rollingImpulse[0] : 0;
+        cm->rollingImpulse[1] = prev ? prev->rollingImpulse[1] : 0;
+        cm->twistImpulse = prev ? prev->twistImpulse : 0;
         for (int i = 0; i < f->pointCount; ++i) {
             fcContactPoint* p = cm->points + i;
             p->id = f->points[i].id;
@@ -249,15 +278,15 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
             if (p->separation < world->def.contactSlop) touching = true;
             if (prev == NULL) continue;
             for (int o = 0; o < prev->pointCount; ++o) {
-                const fcContactPoint* q = prev->points + o;
-                if (q->id != p->id) continue;
+                if (prev->points[o].id != p->id) continue;
                 // the tangent basis follows the normal; re-express the old friction impulse in the new one
-                fcVec3 t = fcVec3_Add(fcVec3_Scale(q->tangentImpulse[0], prev->tangent[0]), fcVec3_Scale(q->tangentImpulse[1], prev->tangent[1]));
-                p->normalImpulse = q->normalImpulse;
+                fcVec3 t = fcVec3_Add(fcVec3_Scale(prev->points[o].tangentImpulse[0], prev->tangent[0]),
+                                      fcVec3_Scale(prev->points[o].tangentImpulse[1], prev->tangent[1]));
+                p->normalImpulse = prev->points[o].normalImpulse;
                 p->tangentImpulse[0] = fcVec3_Dot(t, cm->tangent[0]);
                 p->tangentImpulse[1] = fcVec3_Dot(t, cm->tangent[1]);
-                p->lastNormalImpulse = q->totalNormalImpulse;
-                p->wasSlipping = q->slipping;
+                p->lastNormalImpulse = prev->points[o].totalNormalImpulse;
+                p->wasSlipping = prev->points[o].slipping;
                 break;
             }
         }

@@ -16,19 +16,14 @@ typedef struct fcContactPoint {
     fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)
     fcVec3 rA, rB;            // the same in the world frame at the start of the step
     fcReal separation;        // at the start of the step, m
-    fcReal substepSeparation; // at the start of the substep being solved
     fcReal normalImpulse;     // of the (sub)step being solved, N s (warm-started from the last one)
     fcReal tangentImpulse[2];
     fcReal totalNormalImpulse;  // over the whole step (all substeps): what is reported
     fcReal totalTangentImpulse[2];
     fcReal lastNormalImpulse; // the last step's, for release dating
     fcReal trialImpulse;      // the unclamped normal impulse of the last sweep (negative: it wanted to pull)
-    fcReal normalMass, tangentMass[2];
-    fcReal approachSpeed;     // normal relative velocity before the solve, m/s (negative: approaching)
-    fcReal bias;              // the normal row holds J v >= bias
     uint32_t id;
     bool slipping, wasSlipping;
-    bool bounced;             // restitution applied this step
 } fcContactPoint;
 
 typedef struct fcContactManifold {

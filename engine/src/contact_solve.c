@@ -411,21 +411,23 @@ typedef struct fcSide4 {
     fcV4 position[3], orientation[4], invInertia[9];
 } fcSide4;
 
-static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side)
+// (with inertia: also the world inverse inertia)
+static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
 {
     const fcContactSet* set = &world->contacts;
-    fcReal pos[3][FC_LANES], rot[4][FC_LANES], inertia[9][FC_LANES];
+    fcReal pos[3][FC_LANES], rot[4][FC_LANES], ii[9][FC_LANES];
     for (int l = 0; l < FC_LANES; ++l) {
         fcReal p[3], q[4];
         fcContacts_LanePose(world, bodies[l], p, q);
-        const fcReal* ii = &set->solverInvInertia[solver[l]].cx.x;
         for (int k = 0; k < 3; ++k) pos[k][l] = p[k];
         for (int k = 0; k < 4; ++k) rot[k][l] = q[k];
-        for (int k = 0; k < 9; ++k) inertia[k][l] = ii[k];
+        if (!inertia) continue;
+        const fcReal* m = &set->solverInvInertia[solver[l]].cx.x;
+        for (int k = 0; k < 9; ++k) ii[k][l] = m[k];
     }
     for (int k = 0; k < 3; ++k) side->position[k] = fcV4_Load(pos[k]);
     for (int k = 0; k < 4; ++k) side->orientation[k] = fcV4_Load(rot[k]);
-    for (int k = 0; k < 9; ++k) side->invInertia[k] = fcV4_Load(inertia[k]);
+    for (int k = 0; inertia && k < 9; ++k) side->invInertia[k] = fcV4_Load(ii[k]);
 }
 
 // 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
@@ -448,8 +450,8 @@ FC_SIMD_CLONES static void fcContacts_PrepareBlocks(fcWorld* world)
     for (int bi = 0; bi < set->blockCount; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b);
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, true);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, true);
         fcBody4 va, vb;
         fcBody4_Gather(&va, set->solverBodies, blk->a);
         fcBody4_Gather(&vb, set->solverBodies, blk->b);
@@ -812,8 +814,8 @@ FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows)
         const fcContactBlock* blk = set->blocks + bi;
         fcContactPosition4* pos = set->positions + bi;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b);
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, rows);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, rows);
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
         fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
