@@ -15,8 +15,18 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->hashHeads);
     fcFree(set->touching);
     fcFree(set->solverBodies);
+    fcFree(set->solverBodyIndex);
+    fcFree(set->solverInvMass);
+    fcFree(set->solverInvInertia);
     fcFree(set->solverBodyOf);
-    fcFree(set->solverManifolds);
+    fcFree(set->blocks);
+    fcFree(set->positions);
+    fcFree(set->spins);
+    fcFree(set->colorScratch);
+    fcFree(set->colorUsed);
+    fcFree(set->sortKeys);
+    fcFree(set->colorOrder);
+    fcFree(set->colorOrderContact);
     fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }
@@ -195,12 +205,43 @@ static void fcContacts_MixMaterial(const fcWorld* world, fcContact* c)
     c->torsionalFriction = da->torsionalFriction > db->torsionalFriction ? da->torsionalFriction : db->torsionalFriction;
 }
 
+// what a manifold's points hand on to the next step's points with the same feature id
+typedef struct fcContactMemory {
+    uint32_t key;
+    int pointCount;
+    fcVec3 tangent[2];
+    fcReal rollingImpulse[2], twistImpulse;
+    struct {
+        uint32_t id;
+        fcReal normalImpulse, tangentImpulse[2], totalNormalImpulse;
+        bool slipping;
+    } points[FC_MAX_MANIFOLD_POINTS];
+} fcContactMemory;
+
 // the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id
 static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
 {
-    fcContactManifold old[FC_MAX_PAIR_MANIFOLDS];
+    fcContactMemory old[FC_MAX_PAIR_MANIFOLDS];
     int oldCount = c->manifoldCount;
-    memcpy(old, c->manifolds, sizeof(fcContactManifold) * (size_t)oldCount);
+    for (int o = 0; o < oldCount; ++o) {
+        const fcContactManifold* m = c->manifolds + o;
+        old[o].key = m->key;
+        old[o].pointCount = m->pointCount;
+        old[o].tangent[0] = m->tangent[0];
+        old[o].tangent[1] = m->tangent[1];
+        old[o].rollingImpulse[0] = m->rollingImpulse[0];
+        old[o].rollingImpulse[1] = m->rollingImpulse[1];
+        old[o].twistImpulse = m->twistImpulse;
+        for (int i = 0; i < m->pointCount; ++i) {
+            const fcContactPoint* q = m->points + i;
+            old[o].points[i].id = q->id;
+            old[o].points[i].normalImpulse = q->normalImpulse;
+            old[o].points[i].tangentImpulse[0] = q->tangentImpulse[0];
+            old[o].points[i].tangentImpulse[1] = q->tangentImpulse[1];
+            old[o].points[i].totalNormalImpulse = q->totalNormalImpulse;
+            old[o].points[i].slipping = q->slipping;
+        }
+    }
     const fcBody* ba = world->bodies + c->bodyA;
     const fcBody* bb = world->bodies + c->bodyB;
     c->manifoldCount = count;
@@ -208,7 +249,7 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
     for (int m = 0; m < count; ++m) {
         fcContactManifold* cm = c->manifolds + m;
         const fcManifold* f = fresh + m;
-        memset(cm, 0, sizeof *cm);
+        memset(cm->points, 0, sizeof(fcContactPoint) * (size_t)f->pointCount);
         cm->normal = f->normal;
         // the first tangent along the sliding velocity when there is one: the friction pyramid then bounds
         // the sliding friction by mu lambda_n exactly, as the cone would
@@ -220,14 +261,12 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
         cm->tangent[1] = fcVec3_Cross(f->normal, cm->tangent[0]);
         cm->pointCount = f->pointCount;
         cm->key = f->key;
-        const fcContactManifold* prev = NULL;
+        const fcContactMemory* prev = NULL;
         for (int o = 0; o < oldCount; ++o)
             if (old[o].key == f->key) prev = old + o;
-        if (prev) {
-            cm->rollingImpulse[0] = prev->rollingImpulse[0];
-            cm->rollingImpulse[1] = prev->rollingImpulse[1];
-            cm->twistImpulse = prev->twistImpulse;
-        }
+        cm->rollingImpulse[0] = prev ? prev->rollingImpulse[0] : 0;
+        cm->rollingImpulse[1] = prev ? prev->rollingImpulse[1] : 0;
+        cm->twistImpulse = prev ? prev->twistImpulse : 0;
         for (int i = 0; i < f->pointCount; ++i) {
             fcContactPoint* p = cm->points + i;
             p->id = f->points[i].id;
@@ -239,15 +278,15 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
             if (p->separation < world->def.contactSlop) touching = true;
             if (prev == NULL) continue;
             for (int o = 0; o < prev->pointCount; ++o) {
-                const fcContactPoint* q = prev->points + o;
-                if (q->id != p->id) continue;
+                if (prev->points[o].id != p->id) continue;
                 // the tangent basis follows the normal; re-express the old friction impulse in the new one
-                fcVec3 t = fcVec3_Add(fcVec3_Scale(q->tangentImpulse[0], prev->tangent[0]), fcVec3_Scale(q->tangentImpulse[1], prev->tangent[1]));
-                p->normalImpulse = q->normalImpulse;
+                fcVec3 t = fcVec3_Add(fcVec3_Scale(prev->points[o].tangentImpulse[0], prev->tangent[0]),
+                                      fcVec3_Scale(prev->points[o].tangentImpulse[1], prev->tangent[1]));
+                p->normalImpulse = prev->points[o].normalImpulse;
                 p->tangentImpulse[0] = fcVec3_Dot(t, cm->tangent[0]);
                 p->tangentImpulse[1] = fcVec3_Dot(t, cm->tangent[1]);
-                p->lastNormalImpulse = q->totalNormalImpulse;
-                p->wasSlipping = q->slipping;
+                p->lastNormalImpulse = prev->points[o].totalNormalImpulse;
+                p->wasSlipping = prev->points[o].slipping;
                 break;
             }
         }
@@ -331,28 +370,33 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
 
 // The solver sweeps the contacts from the bottom up (along gravity): the load of a stack then reaches the
 // ground within one sweep instead of one box per sweep, and no side of a symmetric pile is always first.
-static const fcWorld* s_sortWorld;
-static fcReal fcContacts_Height(const fcWorld* world, const fcContact* c)
-{
-    fcVec3 g = world->def.gravity;
-    const fcContactManifold* m = c->manifolds;
-    fcVec3 p = fcVec3_Add(world->bodies[c->bodyA].position, fcQuat_Rotate(world->bodies[c->bodyA].orientation, m->points[0].localA));
-    return -fcVec3_Dot(g, p);
-}
-
+// Each contact's height is computed once; ties keep the contacts' order.
 static int fcContacts_CompareHeight(const void* x, const void* y)
 {
-    const fcWorld* w = s_sortWorld;
-    fcReal a = fcContacts_Height(w, w->contacts.contacts + *(const int*)x);
-    fcReal b = fcContacts_Height(w, w->contacts.contacts + *(const int*)y);
-    return (a > b) - (a < b);
+    const fcContactKey* a = x;
+    const fcContactKey* b = y;
+    if (a->height != b->height) return a->height < b->height ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
 }
 
-static void fcContacts_SortByHeight(const fcWorld* world)
+static void fcContacts_SortByHeight(fcWorld* world)
 {
-    if (fcVec3_Length(world->def.gravity) == 0 || world->contacts.touchingCount < 2) return;
-    s_sortWorld = world;
-    qsort(world->contacts.touching, (size_t)world->contacts.touchingCount, sizeof(int), fcContacts_CompareHeight);
+    fcContactSet* set = &world->contacts;
+    fcVec3 g = world->def.gravity;
+    if (fcVec3_Length(g) == 0 || set->touchingCount < 2) return;
+    if (set->sortKeyCapacity < set->touchingCount) {
+        set->sortKeyCapacity = set->touchingCapacity;
+        set->sortKeys = fcRealloc(set->sortKeys, sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
+    }
+    for (int t = 0; t < set->touchingCount; ++t) {
+        const fcContact* c = set->contacts + set->touching[t];
+        const fcBody* a = world->bodies + c->bodyA;
+        fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
+        set->sortKeys[t].height = -fcVec3_Dot(g, p);
+        set->sortKeys[t].index = set->touching[t];
+    }
+    qsort(set->sortKeys, (size_t)set->touchingCount, sizeof(fcContactKey), fcContacts_CompareHeight);
+    for (int t = 0; t < set->touchingCount; ++t) set->touching[t] = set->sortKeys[t].index;
 }
 
 void fcContacts_Collide(fcWorld* world)
@@ -412,6 +456,7 @@ void fcContacts_Collide(fcWorld* world)
     fcContacts_RebuildIndex(world);
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
+    set->layoutDirty = true;
     prof->narrowphase += fcNowMs() - t1;
 }
 

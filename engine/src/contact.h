@@ -16,19 +16,14 @@ typedef struct fcContactPoint {
     fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)
     fcVec3 rA, rB;            // the same in the world frame at the start of the step
     fcReal separation;        // at the start of the step, m
-    fcReal substepSeparation; // at the start of the substep being solved
     fcReal normalImpulse;     // of the (sub)step being solved, N s (warm-started from the last one)
     fcReal tangentImpulse[2];
     fcReal totalNormalImpulse;  // over the whole step (all substeps): what is reported
     fcReal totalTangentImpulse[2];
     fcReal lastNormalImpulse; // the last step's, for release dating
     fcReal trialImpulse;      // the unclamped normal impulse of the last sweep (negative: it wanted to pull)
-    fcReal normalMass, tangentMass[2];
-    fcReal approachSpeed;     // normal relative velocity before the solve, m/s (negative: approaching)
-    fcReal bias;              // the normal row holds J v >= bias
     uint32_t id;
     bool slipping, wasSlipping;
-    bool bounced;             // restitution applied this step
 } fcContactPoint;
 
 typedef struct fcContactManifold {
@@ -52,38 +47,63 @@ typedef struct fcContact {
     int hashNext;             // chain in the pair hash
 } fcContact;
 
-// The velocity solve works on compact copies: one solver body per moving body (velocities, inverse mass and
-// world inverse inertia) and, per point and row, the angular Jacobians and their images under the inverse
-// inertia, so that a row update is a few multiply-adds on contiguous memory.
+// The velocity solve works on compact copies: the velocities of the moving bodies (solver bodies), and the
+// manifolds in blocks of four lanes, a lane a manifold, no dynamic body in two lanes of a block nor in two
+// blocks of one colour, so that a block's rows are solved four at a time (simd.h). Per point and row the
+// block holds the angular Jacobians and their images under the inverse inertia, so that a row update is a few
+// multiply-adds on contiguous memory.
 typedef struct fcSolverBody {
     fcVec3 v, w;
-    fcReal invMass;
-    fcMat33 invInertia;
-    int body;  // the fcBody, -1 for the shared body at rest (static)
+    fcReal pad[2];  // two rows of four reals, gathered by transposes
 } fcSolverBody;
 
-typedef struct fcSolverRow {
-    fcVec3 angA, angB;    // r_a x d, r_b x d
-    fcVec3 iangA, iangB;  // I_a^-1 (r_a x d), I_b^-1 (r_b x d)
-    fcReal mass;          // 1 / (J M^-1 J^T)
-} fcSolverRow;
+#define FC_LANES 4
 
-typedef struct fcSolverPoint {
-    fcSolverRow n, t[2];
-    fcReal bias;
-    fcContactPoint* point;
-} fcSolverPoint;
+// one row per lane: J = [-d, -(r_a x d), d, r_b x d] along the manifold's direction d
+typedef struct fcContactRow4 {
+    fcReal angA[3][FC_LANES], angB[3][FC_LANES];    // r_a x d, r_b x d
+    fcReal iangA[3][FC_LANES], iangB[3][FC_LANES];  // I_a^-1 (r_a x d), I_b^-1 (r_b x d)
+    fcReal mass[FC_LANES];                          // 1 / (J M^-1 J^T)
+} fcContactRow4;
 
-typedef struct fcSolverManifold {
-    int a, b;  // solver bodies
-    fcVec3 normal, tangent[2];
-    fcReal friction, rolling, torsion;
-    int count;
-    fcSolverPoint points[FC_MAX_MANIFOLD_POINTS];
-    fcVec3 spinA[3], spinB[3];  // rolling/torsion rows: I^-1 d for d = t1, t2, n
-    fcReal spinMass[3];
-    fcContactManifold* manifold;
-} fcSolverManifold;
+typedef struct fcContactPoint4 {
+    fcContactRow4 n, t[2];
+    fcReal localA[3][FC_LANES], localB[3][FC_LANES];  // the anchors in the bodies' frames
+    fcReal separation[FC_LANES];                      // at the collide stage
+    fcReal substepSeparation[FC_LANES], approachSpeed[FC_LANES], bounced[FC_LANES];  // of the substep (1: bounced)
+    fcReal bias[FC_LANES];
+    fcReal normalImpulse[FC_LANES], tangentImpulse[2][FC_LANES], trialImpulse[FC_LANES];
+    fcReal totalNormalImpulse[FC_LANES], totalTangentImpulse[2][FC_LANES];  // over the step's substeps
+} fcContactPoint4;
+
+// rolling and spinning resistance: angular rows about t1, t2, n bounded by an arm times the manifold's lambda_n
+typedef struct fcContactSpin4 {
+    fcReal spinA[3][3][FC_LANES], spinB[3][3][FC_LANES];  // I^-1 d for d = t1, t2, n
+    fcReal mass[3][FC_LANES], arm[3][FC_LANES], impulse[3][FC_LANES];
+} fcContactSpin4;
+
+// the position pass's rows of a block: along the normals at the pass's lever arms
+typedef struct fcContactPosition4 {
+    fcContactRow4 row[FC_MAX_MANIFOLD_POINTS];
+    fcReal separation[FC_MAX_MANIFOLD_POINTS][FC_LANES];  // at the start of the pass
+} fcContactPosition4;
+
+typedef struct fcContactBlock {
+    int a[FC_LANES], b[FC_LANES];  // solver bodies (0: the world at rest, and the empty lanes)
+    int bodyA[FC_LANES], bodyB[FC_LANES];  // the fcBodies (-1: an empty lane), whose poses the separation follows
+    int points;                    // the most points of a lane
+    int spin;                      // index into spins, -1: no lane resists rolling or spinning
+    fcContact* contact[FC_LANES];  // NULL: an empty lane
+    fcContactManifold* manifold[FC_LANES];
+    fcReal normal[3][FC_LANES], tangent[2][3][FC_LANES];
+    fcReal invMassA[FC_LANES], invMassB[FC_LANES], friction[FC_LANES], restitution[FC_LANES];
+    fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
+} fcContactBlock;
+
+typedef struct fcContactKey {
+    fcReal height;
+    int index;
+} fcContactKey;
 
 typedef struct fcContactSet {
     fcContact* contacts;
@@ -93,16 +113,33 @@ typedef struct fcContactSet {
     int hashSize;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
+    fcContactKey* sortKeys;   // (sortKeyCapacity) the touching contacts by height, for the solver's order
+    int sortKeyCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
     int manifoldRefCapacity;
-    // the velocity solve's compact arrays (rebuilt by fcContacts_Prepare every substep)
-    fcSolverBody* solverBodies;
+    // the velocity solve's compact arrays: laid out once per step (fcContacts_Layout, after the collide stage),
+    // their numbers refreshed every substep (fcContacts_Prepare)
+    bool layoutDirty;
+    fcSolverBody* solverBodies;   // (solverBodyCount) 0: the world at rest
+    int* solverBodyIndex;         // the fcBody of each solver body (-1 for 0)
+    fcReal* solverInvMass;
+    fcMat33* solverInvInertia;
     int solverBodyCount, solverBodyCapacity;
-    int* solverBodyOf;        // (solverMapCapacity) fcBody index -> solver body, -1 none
+    int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;
-    fcSolverManifold* solverManifolds;
-    int solverManifoldCount, solverManifoldCapacity;
+    fcContactBlock* blocks;
+    fcContactPosition4* positions;  // (blockCapacity)
+    int blockCount, blockCapacity;
+    fcContactSpin4* spins;
+    int spinCount, spinCapacity;
+    int* colorScratch;            // the layout's scratch: colours of the manifolds, floors of the bodies
+    int colorScratchCapacity;
+    uint64_t* colorUsed;          // per fcBody, the colours of its manifolds
+    int colorUsedCapacity;
+    fcContactManifold** colorOrder;  // the manifolds by colour, and their contacts
+    fcContact** colorOrderContact;
+    int colorOrderCapacity;
 } fcContactSet;
 
 struct fcWorld;

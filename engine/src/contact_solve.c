@@ -5,6 +5,7 @@
 // rows are solved exactly between the sweeps (solve.c). Then a position-level pass pushes overlaps deeper
 // than the slop back out, moving positions only, so that no velocity (no energy) comes from it and lambda
 // stays the physical impulse.
+#include "simd.h"
 #include "solver.h"
 
 #include <math.h>
@@ -15,47 +16,20 @@ static fcVec3 fcSolve_PointVelocity(const fcBody* b, fcVec3 r)
     return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, r));
 }
 
-// 1 / (J M^-1 J^T) of a row along direction d at lever arms rA, rB
-static fcReal fcContacts_RowMass(const fcBody* a, const fcBody* b, fcVec3 rA, fcVec3 rB, fcVec3 d)
-{
-    fcReal k = 0;
-    if (a->type == fc_dynamicBody) {
-        fcVec3 rn = fcVec3_Cross(rA, d);
-        k += a->invMass + fcVec3_Dot(rn, fcMat33_MulV(a->invInertiaWorld, rn));
-    }
-    if (b->type == fc_dynamicBody) {
-        fcVec3 rn = fcVec3_Cross(rB, d);
-        k += b->invMass + fcVec3_Dot(rn, fcMat33_MulV(b->invInertiaWorld, rn));
-    }
-    return k > 0 ? 1 / k : 0;
-}
-
-
-
-
-// the separation of a point now, from where its two anchors have moved since the collide stage
-static fcReal fcContacts_CurrentSeparation(const fcBody* a, const fcBody* b, const fcContactManifold* m,
-                                           const fcContactPoint* p, fcVec3* rA, fcVec3* rB)
-{
-    *rA = fcQuat_Rotate(a->orientation, p->localA);
-    *rB = fcQuat_Rotate(b->orientation, p->localB);
-    fcVec3 d = fcVec3_Sub(fcVec3_Add(b->position, *rB), fcVec3_Add(a->position, *rA));
-    return p->separation + fcVec3_Dot(m->normal, d);
-}
-
 bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
 
+// the step's totals, kept in the blocks until the end of the step, start from zero (again when the step is
+// retaken; a new step's layout starts them at zero)
 void fcContacts_BeginStep(fcWorld* world)
 {
-    for (int t = 0; t < world->contacts.touchingCount; ++t) {
-        fcContact* c = world->contacts.contacts + world->contacts.touching[t];
-        if (!c->enabled) continue;
-        for (int m = 0; m < c->manifoldCount; ++m)
-            for (int i = 0; i < c->manifolds[m].pointCount; ++i) {
-                fcContactPoint* p = c->manifolds[m].points + i;
-                p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
+    fcContactSet* set = &world->contacts;
+    if (!set->layoutDirty)
+        for (int bi = 0; bi < set->blockCount; ++bi)
+            for (int i = 0; i < set->blocks[bi].points; ++i) {
+                fcContactPoint4* sp = set->blocks[bi].point + i;
+                memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
+                memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
             }
-    }
     world->stats.maxPenetration = 0;
     world->stats.contactIterations = 0;
     world->stats.complementarityResidual = 0;
@@ -68,6 +42,126 @@ void fcContacts_BeginStep(fcWorld* world)
             if (c->enabled)                                                                                 \
                 for (fcContactManifold* m = c->manifolds; m < c->manifolds + c->manifoldCount; ++m)
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Four lanes at a time (simd.h)
+// ---------------------------------------------------------------------------------------------------------------------
+
+// a vector per lane
+typedef struct fcVec3x4 {
+    fcV4 x, y, z;
+} fcVec3x4;
+
+// three rows of FC_LANES: x, y, z
+FC_V4_INLINE fcVec3x4 fcVec3x4_Load(const fcReal* d)
+{
+    fcVec3x4 r = {fcV4_Load(d), fcV4_Load(d + FC_LANES), fcV4_Load(d + 2 * FC_LANES)};
+    return r;
+}
+
+FC_V4_INLINE void fcVec3x4_Store(fcReal* d, fcVec3x4 v)
+{
+    fcV4_Store(d, v.x);
+    fcV4_Store(d + FC_LANES, v.y);
+    fcV4_Store(d + 2 * FC_LANES, v.z);
+}
+
+// the same operations, in the same order, as math.h's
+FC_V4_INLINE fcVec3x4 fcVec3x4_Add(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Add(a.x, b.x), fcV4_Add(a.y, b.y), fcV4_Add(a.z, b.z)};
+    return r;
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Sub(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Sub(a.x, b.x), fcV4_Sub(a.y, b.y), fcV4_Sub(a.z, b.z)};
+    return r;
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Scale(fcV4 s, fcVec3x4 a)
+{
+    fcVec3x4 r = {fcV4_Mul(s, a.x), fcV4_Mul(s, a.y), fcV4_Mul(s, a.z)};
+    return r;
+}
+FC_V4_INLINE fcV4 fcVec3x4_Dot(fcVec3x4 a, fcVec3x4 b)
+{
+    return fcV4_Add(fcV4_Add(fcV4_Mul(a.x, b.x), fcV4_Mul(a.y, b.y)), fcV4_Mul(a.z, b.z));
+}
+FC_V4_INLINE fcVec3x4 fcVec3x4_Cross(fcVec3x4 a, fcVec3x4 b)
+{
+    fcVec3x4 r = {fcV4_Sub(fcV4_Mul(a.y, b.z), fcV4_Mul(a.z, b.y)), fcV4_Sub(fcV4_Mul(a.z, b.x), fcV4_Mul(a.x, b.z)),
+                  fcV4_Sub(fcV4_Mul(a.x, b.y), fcV4_Mul(a.y, b.x))};
+    return r;
+}
+// fcQuat_Rotate: v + 2 w (u x v) + 2 u x (u x v)
+FC_V4_INLINE fcVec3x4 fcVec3x4_Rotate(const fcV4* q, fcVec3x4 v)
+{
+    fcVec3x4 u = {q[1], q[2], q[3]};
+    fcVec3x4 t = fcVec3x4_Scale(fcV4_Splat(2), fcVec3x4_Cross(u, v));
+    return fcVec3x4_Add(fcVec3x4_Add(v, fcVec3x4_Scale(q[0], t)), fcVec3x4_Cross(u, t));
+}
+// fcMat33_MulV, the matrix by columns (m[0..2] the first)
+FC_V4_INLINE fcVec3x4 fcVec3x4_MulM(const fcV4* m, fcVec3x4 v)
+{
+    fcVec3x4 cx = {m[0], m[1], m[2]}, cy = {m[3], m[4], m[5]}, cz = {m[6], m[7], m[8]};
+    return fcVec3x4_Add(fcVec3x4_Add(fcVec3x4_Scale(v.x, cx), fcVec3x4_Scale(v.y, cy)), fcVec3x4_Scale(v.z, cz));
+}
+
+// the velocities of a block's bodies on one side, lane by lane
+typedef struct fcBody4 {
+    fcVec3x4 v, w;
+} fcBody4;
+
+FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const int* index)
+{
+    fcV4 lo[4], hi[4];  // (v.x, v.y, v.z, w.x), (w.y, w.z, pad) of each lane
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcReal* b = (const fcReal*)(bodies + index[l]);
+        lo[l] = fcV4_Load(b);
+        hi[l] = fcV4_Load(b + 4);
+    }
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
+    out->v.x = lo[0], out->v.y = lo[1], out->v.z = lo[2], out->w.x = lo[3];
+    out->w.y = hi[0], out->w.z = hi[1];
+}
+
+// solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
+FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
+{
+    fcV4 zero = fcV4_Splat(0);
+    fcV4 lo[4] = {in->v.x, in->v.y, in->v.z, in->w.x}, hi[4] = {in->w.y, in->w.z, zero, zero};
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
+    for (int l = 0; l < FC_LANES; ++l) {
+        if (index[l] == 0) continue;
+        fcReal* b = (fcReal*)(bodies + index[l]);
+        fcV4_Store(b, lo[l]);
+        fcV4_Store(b + 4, hi[l]);
+    }
+}
+
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcVec3x4* d, const fcBody4* a, const fcBody4* b)
+{
+    fcV4 dv = fcVec3x4_Dot(*d, fcVec3x4_Sub(b->v, a->v));
+    return fcV4_Sub(fcV4_Add(dv, fcVec3x4_Dot(fcVec3x4_Load(row->angB[0]), b->w)), fcVec3x4_Dot(fcVec3x4_Load(row->angA[0]), a->w));
+}
+
+// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
+FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcVec3x4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
+{
+    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
+    a->v = fcVec3x4_Add(a->v, fcVec3x4_Scale(la, *d));
+    b->v = fcVec3x4_Add(b->v, fcVec3x4_Scale(lb, *d));
+    a->w = fcVec3x4_Sub(a->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangA[0])));
+    b->w = fcVec3x4_Add(b->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangB[0])));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Layout, once per step: solver bodies, colours, blocks, and what does not change within the step
+// ---------------------------------------------------------------------------------------------------------------------
+
+#define FC_COLORS 64
+
 static int fcContacts_SolverBody(fcWorld* world, int body)
 {
     fcContactSet* set = &world->contacts;
@@ -75,121 +169,359 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
     if (b->type == fc_staticBody) return 0;
     if (set->solverBodyOf[body] >= 0) return set->solverBodyOf[body];
     if (set->solverBodyCount == set->solverBodyCapacity) {
-        set->solverBodyCapacity = 2 * set->solverBodyCapacity + 16;
-        set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+        set->solverBodyCapacity = 2 * set->solverBodyCapacity + 64;
+        size_t n = (size_t)set->solverBodyCapacity;
+        set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * n);
+        set->solverBodyIndex = fcRealloc(set->solverBodyIndex, sizeof(int) * n);
+        set->solverInvMass = fcRealloc(set->solverInvMass, sizeof(fcReal) * n);
+        set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * n);
     }
-    fcSolverBody* sb = set->solverBodies + set->solverBodyCount;
-    sb->v = b->linearVelocity;
-    sb->w = b->angularVelocity;
-    bool dynamic = b->type == fc_dynamicBody;
-    sb->invMass = dynamic ? b->invMass : 0;
-    sb->invInertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
-    sb->body = body;
+    set->solverBodyIndex[set->solverBodyCount] = body;
     set->solverBodyOf[body] = set->solverBodyCount;
     return set->solverBodyCount++;
 }
 
-static void fcContacts_Row(const fcSolverBody* a, const fcSolverBody* b, fcVec3 rA, fcVec3 rB, fcVec3 d, fcSolverRow* row)
+static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
 {
-    row->angA = fcVec3_Cross(rA, d);
-    row->angB = fcVec3_Cross(rB, d);
-    row->iangA = fcMat33_MulV(a->invInertia, row->angA);
-    row->iangB = fcMat33_MulV(b->invInertia, row->angB);
-    fcReal k = a->invMass + b->invMass + fcVec3_Dot(row->angA, row->iangA) + fcVec3_Dot(row->angB, row->iangB);
-    row->mass = k > 0 ? 1 / k : 0;
+    if (set->blockCount == set->blockCapacity) {
+        set->blockCapacity = 2 * set->blockCapacity + 16;
+        set->blocks = fcRealloc(set->blocks, sizeof(fcContactBlock) * (size_t)set->blockCapacity);
+        set->positions = fcRealloc(set->positions, sizeof(fcContactPosition4) * (size_t)set->blockCapacity);
+    }
+    fcContactBlock* blk = set->blocks + set->blockCount++;
+    blk->points = 0;
+    blk->spin = -1;
+    for (int l = 0; l < FC_LANES; ++l) {
+        blk->a[l] = blk->b[l] = 0;
+        blk->bodyA[l] = blk->bodyB[l] = -1;
+        blk->contact[l] = NULL;
+        blk->manifold[l] = NULL;
+    }
+    return blk;
 }
 
-// J v of a row along d: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-static inline fcReal fcContacts_RowVelocity(const fcSolverBody* a, const fcSolverBody* b, fcVec3 d, const fcSolverRow* row)
+static void fcContacts_PutVec3(fcReal* out, int lane, fcVec3 v)
 {
-    return fcVec3_Dot(d, fcVec3_Sub(b->v, a->v)) + fcVec3_Dot(row->angB, b->w) - fcVec3_Dot(row->angA, a->w);
+    out[lane] = v.x;
+    out[FC_LANES + lane] = v.y;
+    out[2 * FC_LANES + lane] = v.z;
 }
 
-static inline void fcContacts_RowApply(fcSolverBody* a, fcSolverBody* b, fcVec3 d, const fcSolverRow* row, fcReal impulse)
-{
-    a->v = fcVec3_MulAdd(a->v, -impulse * a->invMass, d);
-    a->w = fcVec3_MulAdd(a->w, -impulse, row->iangA);
-    b->v = fcVec3_MulAdd(b->v, impulse * b->invMass, d);
-    b->w = fcVec3_MulAdd(b->w, impulse, row->iangB);
-}
-
-void fcContacts_Prepare(fcWorld* world)
+// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its bodies, directions,
+// friction, anchors, the rows' lever-arm parts r x d and the impulses that warm-start it. The collide stage's
+// lever arms are kept through the step: a rolling ball's contact stays at its bottom, not on the material
+// point that was there.
+static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m)
 {
     fcContactSet* set = &world->contacts;
-    fcReal h = world->h;
-    fcReal threshold = world->def.restitutionThreshold;
+    blk->contact[lane] = c;
+    blk->manifold[lane] = m;
+    fcVec3 zero = fcV3(0, 0, 0);
+    fcVec3 dirs[3] = {zero, zero, zero};
+    if (m) {
+        blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
+        blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
+        blk->bodyA[lane] = c->bodyA;
+        blk->bodyB[lane] = c->bodyB;
+        dirs[0] = m->normal, dirs[1] = m->tangent[0], dirs[2] = m->tangent[1];
+    }
+    fcContacts_PutVec3(blk->normal[0], lane, dirs[0]);
+    fcContacts_PutVec3(blk->tangent[0][0], lane, dirs[1]);
+    fcContacts_PutVec3(blk->tangent[1][0], lane, dirs[2]);
+    blk->friction[lane] = m ? c->friction : 0;
+    blk->restitution[lane] = m ? c->restitution : 0;
+    int count = m ? m->pointCount : 0;
+    for (int i = 0; i < blk->points; ++i) {
+        fcContactPoint4* sp = blk->point + i;
+        const fcContactPoint* p = i < count ? m->points + i : NULL;
+        fcVec3 rA = p ? p->rA : zero, rB = p ? p->rB : zero;
+        fcContacts_PutVec3(sp->localA[0], lane, p ? p->localA : zero);
+        fcContacts_PutVec3(sp->localB[0], lane, p ? p->localB : zero);
+        sp->separation[lane] = p ? p->separation : 0;
+        fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+        for (int k = 0; k < 3; ++k) {
+            fcContacts_PutVec3(rows[k]->angA[0], lane, fcVec3_Cross(rA, dirs[k]));
+            fcContacts_PutVec3(rows[k]->angB[0], lane, fcVec3_Cross(rB, dirs[k]));
+        }
+        sp->normalImpulse[lane] = p ? p->normalImpulse : 0;
+        sp->tangentImpulse[0][lane] = p ? p->tangentImpulse[0] : 0;
+        sp->tangentImpulse[1][lane] = p ? p->tangentImpulse[1] : 0;
+        sp->trialImpulse[lane] = p ? p->trialImpulse : 0;
+        sp->totalNormalImpulse[lane] = sp->totalTangentImpulse[0][lane] = sp->totalTangentImpulse[1][lane] = 0;
+    }
+    if (blk->spin >= 0) {
+        fcContactSpin4* spin = set->spins + blk->spin;
+        fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
+        fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
+        for (int d = 0; d < 3; ++d) {
+            spin->arm[d][lane] = arms[d] > 0 ? arms[d] : 0;
+            spin->impulse[d][lane] = imps[d];
+        }
+    }
+}
+
+// a block of up to four manifolds (NULL: none in that lane)
+static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactManifold** manifolds)
+{
+    fcContactSet* set = &world->contacts;
+    fcContactBlock* blk = fcContacts_NewBlock(set);
+    bool spin = false;
+    for (int l = 0; l < FC_LANES; ++l) {
+        if (manifolds[l] == NULL) continue;
+        if (manifolds[l]->pointCount > blk->points) blk->points = manifolds[l]->pointCount;
+        spin = spin || contacts[l]->rollingFriction > 0 || contacts[l]->torsionalFriction > 0;
+    }
+    if (spin) {
+        if (set->spinCount == set->spinCapacity) {
+            set->spinCapacity = 2 * set->spinCapacity + 8;
+            set->spins = fcRealloc(set->spins, sizeof(fcContactSpin4) * (size_t)set->spinCapacity);
+        }
+        blk->spin = set->spinCount++;
+    }
+    for (int l = 0; l < FC_LANES; ++l) fcContacts_SetLane(world, blk, l, contacts[l], manifolds[l]);
+}
+
+// The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
+// cut from each colour in turn. A sweep takes the colours in order, so the colours keep the collide stage's
+// bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
+// rests on (the load of a stack then reaches the ground within one sweep, as in the sequential order); beside
+// that, the first free colour. Past FC_COLORS colours, manifolds get a block of their own, in order, last.
+static void fcContacts_Layout(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    set->layoutDirty = false;
     if (set->solverMapCapacity < world->bodyHigh) {
         set->solverMapCapacity = world->bodyHigh;
         set->solverBodyOf = fcRealloc(set->solverBodyOf, sizeof(int) * (size_t)set->solverMapCapacity);
     }
     for (int k = 0; k < world->bodyHigh; ++k) set->solverBodyOf[k] = -1;
+    // solver body 0: the world at rest, shared by every static body and by the empty lanes
     if (set->solverBodyCapacity == 0) {
         set->solverBodyCapacity = 64;
-        set->solverBodies = fcAlloc(sizeof(fcSolverBody) * (size_t)set->solverBodyCapacity);
+        size_t n = (size_t)set->solverBodyCapacity;
+        set->solverBodies = fcAlloc(sizeof(fcSolverBody) * n);
+        set->solverBodyIndex = fcAlloc(sizeof(int) * n);
+        set->solverInvMass = fcAlloc(sizeof(fcReal) * n);
+        set->solverInvInertia = fcAlloc(sizeof(fcMat33) * n);
     }
-    // solver body 0: the world at rest, shared by every static body
-    memset(set->solverBodies, 0, sizeof(fcSolverBody));
-    set->solverBodies[0].body = -1;
+    set->solverBodyIndex[0] = -1;
     set->solverBodyCount = 1;
-    set->solverManifoldCount = 0;
-    int points = 0;
+    set->blockCount = 0;
+    set->spinCount = 0;
+
+    int manifolds = 0;
+    FC_FOR_EACH_MANIFOLD(world, c, m) manifolds += m->pointCount > 0;
+    // scratch: per manifold its colour; per fcBody the colours it is in and the first colour above its supports
+    if (set->colorScratchCapacity < manifolds + world->bodyHigh) {
+        set->colorScratchCapacity = manifolds + world->bodyHigh;
+        set->colorScratch = fcRealloc(set->colorScratch, sizeof(int) * (size_t)set->colorScratchCapacity);
+    }
+    if (set->colorUsedCapacity < world->bodyHigh) {
+        set->colorUsedCapacity = world->bodyHigh;
+        set->colorUsed = fcRealloc(set->colorUsed, sizeof(uint64_t) * (size_t)set->colorUsedCapacity);
+    }
+    int* colorOf = set->colorScratch;
+    int* floorOf = colorOf + manifolds;
+    uint64_t* used = set->colorUsed;
+    memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
+    memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
+    fcVec3 up = fcVec3_Neg(world->def.gravity);
+    int index = 0, counts[FC_COLORS + 1] = {0};
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
         if (m->pointCount == 0) continue;
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        if (set->solverManifoldCount == set->solverManifoldCapacity) {
-            set->solverManifoldCapacity = 2 * set->solverManifoldCapacity + 64;
-            set->solverManifolds = fcRealloc(set->solverManifolds, sizeof(fcSolverManifold) * (size_t)set->solverManifoldCapacity);
+        int bodies[2] = {c->bodyA, c->bodyB};
+        const fcBody* ba = world->bodies + c->bodyA;
+        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
+        bool below[2];  // the contact is below the body's centre: the body rests on it
+        int color = 0;
+        uint64_t taken = 0;
+        for (int s = 0; s < 2; ++s) {
+            const fcBody* b = world->bodies + bodies[s];
+            below[s] = height < fcVec3_Dot(up, b->position);
+            if (b->type != fc_dynamicBody) continue;
+            taken |= used[bodies[s]];
+            if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
         }
-        fcSolverManifold* sm = set->solverManifolds + set->solverManifoldCount++;
-        sm->a = fcContacts_SolverBody(world, c->bodyA);
-        sm->b = fcContacts_SolverBody(world, c->bodyB);
-        const fcSolverBody* sa = set->solverBodies + sm->a;
-        const fcSolverBody* sb = set->solverBodies + sm->b;
-        sm->normal = m->normal;
-        sm->tangent[0] = m->tangent[0];
-        sm->tangent[1] = m->tangent[1];
-        sm->friction = c->friction;
-        sm->rolling = c->rollingFriction;
-        sm->torsion = c->torsionalFriction;
-        sm->count = m->pointCount;
-        sm->manifold = m;
-        fcVec3 dirs[3] = {m->tangent[0], m->tangent[1], m->normal};
-        for (int k = 0; k < 3; ++k) {
-            sm->spinA[k] = fcMat33_MulV(sa->invInertia, dirs[k]);
-            sm->spinB[k] = fcMat33_MulV(sb->invInertia, dirs[k]);
-            fcReal kk = fcVec3_Dot(dirs[k], sm->spinA[k]) + fcVec3_Dot(dirs[k], sm->spinB[k]);
-            sm->spinMass[k] = kk > 0 ? 1 / kk : 0;
-        }
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            fcSolverPoint* sp = sm->points + i;
-            sp->point = p;
-            // the separation follows the anchors as the bodies turn; the rows keep the lever arms of the
-            // collide stage (world frame): a rolling ball's contact stays at its bottom, not on the material
-            // point that was there
-            fcVec3 rA, rB;
-            fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-            p->substepSeparation = s;
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->normal, &sp->n);
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[0], &sp->t[0]);
-            fcContacts_Row(sa, sb, p->rA, p->rB, m->tangent[1], &sp->t[1]);
-            p->normalMass = sp->n.mass;
-            p->tangentMass[0] = sp->t[0].mass;
-            p->tangentMass[1] = sp->t[1].mass;
-            p->approachSpeed = fcContacts_RowVelocity(sa, sb, m->normal, &sp->n);
-            // speculative: a gap may close within the step, no further; an overlap is left to the position pass
-            p->bias = s > 0 ? -s / h : 0;
-            p->bounced = false;
-            if (c->restitution > 0 && p->approachSpeed < -threshold && s + p->approachSpeed * h < 0) {
-                p->bias = -c->restitution * p->approachSpeed;
-                p->bounced = true;
-            }
-            sp->bias = p->bias;
-            points += 1;
+        while (color < FC_COLORS && (taken >> color & 1)) ++color;
+        colorOf[index++] = color;
+        counts[color] += 1;
+        if (color == FC_COLORS) continue;
+        for (int s = 0; s < 2; ++s) {
+            if (world->bodies[bodies[s]].type != fc_dynamicBody) continue;
+            int k = bodies[s];
+            used[k] |= (uint64_t)1 << color;
+            if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
         }
     }
+    // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
+    if (set->colorOrderCapacity < manifolds) {
+        set->colorOrderCapacity = manifolds;
+        set->colorOrder = fcRealloc(set->colorOrder, sizeof(fcContactManifold*) * (size_t)manifolds);
+        set->colorOrderContact = fcRealloc(set->colorOrderContact, sizeof(fcContact*) * (size_t)manifolds);
+    }
+    int start[FC_COLORS + 2];
+    start[0] = 0;
+    for (int color = 0; color <= FC_COLORS; ++color) start[color + 1] = start[color] + counts[color];
+    index = 0;
+    FC_FOR_EACH_MANIFOLD(world, c, m)
+    {
+        if (m->pointCount == 0) continue;
+        int at = start[colorOf[index++]]++;
+        set->colorOrder[at] = m;
+        set->colorOrderContact[at] = c;
+    }
+    int first = 0;
+    for (int color = 0; color <= FC_COLORS; ++color) {
+        int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
+        for (int k = first; k < first + counts[color]; k += width) {
+            fcContact* contacts[FC_LANES] = {NULL};
+            fcContactManifold* lanes[FC_LANES] = {NULL};
+            for (int l = 0; l < width && k + l < first + counts[color]; ++l) {
+                contacts[l] = set->colorOrderContact[k + l];
+                lanes[l] = set->colorOrder[k + l];
+            }
+            fcContacts_AddBlock(world, contacts, lanes);
+        }
+        first += counts[color];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
+// ---------------------------------------------------------------------------------------------------------------------
+
+// one lane's pose (an empty lane: the origin, unrotated)
+static void fcContacts_LanePose(const fcWorld* world, int body, fcReal* position, fcReal* orientation)
+{
+    static const fcReal origin[7] = {0, 0, 0, 1, 0, 0, 0};
+    const fcReal* p = origin;
+    const fcReal* q = origin + 3;
+    if (body >= 0) {
+        const fcBody* b = world->bodies + body;
+        p = &b->position.x;
+        q = &b->orientation.w;
+    }
+    memcpy(position, p, 3 * sizeof(fcReal));
+    memcpy(orientation, q, 4 * sizeof(fcReal));
+}
+
+// a block's per-lane values of a side: pose, inverse mass and world inverse inertia
+typedef struct fcSide4 {
+    fcV4 position[3], orientation[4], invInertia[9];
+} fcSide4;
+
+// (with inertia: also the world inverse inertia)
+static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
+{
+    const fcContactSet* set = &world->contacts;
+    fcReal pos[3][FC_LANES], rot[4][FC_LANES], ii[9][FC_LANES];
+    for (int l = 0; l < FC_LANES; ++l) {
+        fcReal p[3], q[4];
+        fcContacts_LanePose(world, bodies[l], p, q);
+        for (int k = 0; k < 3; ++k) pos[k][l] = p[k];
+        for (int k = 0; k < 4; ++k) rot[k][l] = q[k];
+        if (!inertia) continue;
+        const fcReal* m = &set->solverInvInertia[solver[l]].cx.x;
+        for (int k = 0; k < 9; ++k) ii[k][l] = m[k];
+    }
+    for (int k = 0; k < 3; ++k) side->position[k] = fcV4_Load(pos[k]);
+    for (int k = 0; k < 4; ++k) side->orientation[k] = fcV4_Load(rot[k]);
+    for (int k = 0; inertia && k < 9; ++k) side->invInertia[k] = fcV4_Load(ii[k]);
+}
+
+// 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
+FC_V4_INLINE void fcRow4_Prepare(fcContactRow4* row, const fcSide4* a, const fcSide4* b, fcV4 massA, fcV4 massB)
+{
+    fcVec3x4 angA = fcVec3x4_Load(row->angA[0]), angB = fcVec3x4_Load(row->angB[0]);
+    fcVec3x4 iangA = fcVec3x4_MulM(a->invInertia, angA), iangB = fcVec3x4_MulM(b->invInertia, angB);
+    fcVec3x4_Store(row->iangA[0], iangA);
+    fcVec3x4_Store(row->iangB[0], iangB);
+    fcV4 k = fcV4_Add(fcV4_Add(fcV4_Add(massA, massB), fcVec3x4_Dot(angA, iangA)), fcVec3x4_Dot(angB, iangB));
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcV4_Store(row->mass, fcV4_Greater(k, zero, fcV4_Div(one, fcV4_Greater(k, zero, k, one)), zero));
+}
+
+FC_SIMD_CLONES static void fcContacts_PrepareBlocks(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 h = fcV4_Splat(world->h), zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcV4 threshold = fcV4_Splat(-world->def.restitutionThreshold);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        fcSide4 a, b;
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, true);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, true);
+        fcBody4 va, vb;
+        fcBody4_Gather(&va, set->solverBodies, blk->a);
+        fcBody4_Gather(&vb, set->solverBodies, blk->b);
+        fcV4 massA = fcV4_Set(set->solverInvMass[blk->a[0]], set->solverInvMass[blk->a[1]], set->solverInvMass[blk->a[2]],
+                              set->solverInvMass[blk->a[3]]);
+        fcV4 massB = fcV4_Set(set->solverInvMass[blk->b[0]], set->solverInvMass[blk->b[1]], set->solverInvMass[blk->b[2]],
+                              set->solverInvMass[blk->b[3]]);
+        fcV4_Store(blk->invMassA, massA);
+        fcV4_Store(blk->invMassB, massB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        fcV4 restitution = fcV4_Load(blk->restitution);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            // the separation follows the anchors as the bodies turn: s = s_0 + n . ((x_b + R_b l_b) - (x_a + R_a l_a))
+            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
+            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
+            fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
+            fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
+            fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
+            fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
+            fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
+            fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb);
+            // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
+            // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
+            // -e times the approach speed.
+            fcV4 bias = fcV4_Greater(s, zero, fcV4_Div(fcV4_Neg(s), h), zero);
+            fcV4 bounce = fcV4_Greater(restitution, zero, one, zero);
+            bounce = fcV4_Greater(threshold, approach, bounce, zero);
+            bounce = fcV4_Greater(zero, fcV4_Add(s, fcV4_Mul(approach, h)), bounce, zero);
+            bias = fcV4_Greater(bounce, zero, fcV4_Neg(fcV4_Mul(restitution, approach)), bias);
+            fcV4_Store(sp->bias, bias);
+            fcV4_Store(sp->substepSeparation, s);
+            fcV4_Store(sp->approachSpeed, approach);
+            fcV4_Store(sp->bounced, bounce);
+        }
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        if (spin) {
+            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
+            for (int k = 0; k < 3; ++k) {
+                fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
+                fcVec3x4_Store(spin->spinA[k][0], ka);
+                fcVec3x4_Store(spin->spinB[k][0], kb);
+                fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
+                fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
+            }
+        }
+    }
+}
+
+void fcContacts_Prepare(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    if (set->layoutDirty) fcContacts_Layout(world);
+    memset(set->solverBodies, 0, sizeof(fcSolverBody));
+    set->solverInvMass[0] = 0;
+    set->solverInvInertia[0] = fcMat33_Zero();
+    for (int k = 1; k < set->solverBodyCount; ++k) {
+        const fcBody* b = world->bodies + set->solverBodyIndex[k];
+        bool dynamic = b->type == fc_dynamicBody;
+        set->solverBodies[k].v = b->linearVelocity;
+        set->solverBodies[k].w = b->angularVelocity;
+        set->solverBodies[k].pad[0] = set->solverBodies[k].pad[1] = 0;
+        set->solverInvMass[k] = dynamic ? b->invMass : 0;
+        set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+    }
+    fcContacts_PrepareBlocks(world);
+    int points = 0;
+    for (int bi = 0; bi < set->blockCount; ++bi)
+        for (int l = 0; l < FC_LANES; ++l) points += set->blocks[bi].manifold[l] ? set->blocks[bi].manifold[l]->pointCount : 0;
     world->stats.contactPoints = points;
 }
 
@@ -197,11 +529,10 @@ void fcContacts_StoreVelocities(fcWorld* world)
 {
     const fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) {
-        const fcSolverBody* sb = set->solverBodies + k;
-        fcBody* b = world->bodies + sb->body;
+        fcBody* b = world->bodies + set->solverBodyIndex[k];
         if (b->type != fc_dynamicBody) continue;
-        b->linearVelocity = sb->v;
-        b->angularVelocity = sb->w;
+        b->linearVelocity = set->solverBodies[k].v;
+        b->angularVelocity = set->solverBodies[k].w;
     }
 }
 
@@ -209,141 +540,217 @@ void fcContacts_LoadVelocities(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) {
-        fcSolverBody* sb = set->solverBodies + k;
-        const fcBody* b = world->bodies + sb->body;
-        sb->v = b->linearVelocity;
-        sb->w = b->angularVelocity;
+        const fcBody* b = world->bodies + set->solverBodyIndex[k];
+        set->solverBodies[k].v = b->linearVelocity;
+        set->solverBodies[k].w = b->angularVelocity;
     }
 }
 
-void fcContacts_WarmStart(fcWorld* world)
+// ---------------------------------------------------------------------------------------------------------------------
+// The sweeps
+// ---------------------------------------------------------------------------------------------------------------------
+
+// the warm start: every row's impulse from the last (sub)step applied once
+FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcContactSpin4* spin, fcSolverBody* bodies)
 {
-    fcContactSet* set = &world->contacts;
-    for (int k = 0; k < set->solverManifoldCount; ++k) {
-        fcSolverManifold* sm = set->solverManifolds + k;
-        fcSolverBody* a = set->solverBodies + sm->a;
-        fcSolverBody* b = set->solverBodies + sm->b;
-        for (int i = 0; i < sm->count; ++i) {
-            fcSolverPoint* sp = sm->points + i;
-            const fcContactPoint* p = sp->point;
-            fcContacts_RowApply(a, b, sm->normal, &sp->n, p->normalImpulse);
-            fcContacts_RowApply(a, b, sm->tangent[0], &sp->t[0], p->tangentImpulse[0]);
-            fcContacts_RowApply(a, b, sm->tangent[1], &sp->t[1], p->tangentImpulse[1]);
-        }
-        const fcContactManifold* m = sm->manifold;
-        fcReal spins[3] = {m->rollingImpulse[0], m->rollingImpulse[1], m->twistImpulse};
+    fcBody4 a, b;
+    fcBody4_Gather(&a, bodies, blk->a);
+    fcBody4_Gather(&b, bodies, blk->b);
+    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]), t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+    for (int i = 0; i < blk->points; ++i) {
+        const fcContactPoint4* sp = blk->point + i;
+        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse));
+        fcRow4_Apply(&sp->t[0], &t[0], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[0]));
+        fcRow4_Apply(&sp->t[1], &t[1], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[1]));
+    }
+    if (spin)
         for (int d = 0; d < 3; ++d) {
-            a->w = fcVec3_MulAdd(a->w, -spins[d], sm->spinA[d]);
-            b->w = fcVec3_MulAdd(b->w, spins[d], sm->spinB[d]);
+            fcV4 imp = fcV4_Load(spin->impulse[d]);
+            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinA[d][0])));
+            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinB[d][0])));
         }
-    }
+    fcBody4_Scatter(&a, bodies, blk->a);
+    fcBody4_Scatter(&b, bodies, blk->b);
 }
 
-// One manifold's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
-// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps).
-static fcReal fcContacts_SolveManifold(fcSolverManifold* sm, fcSolverBody* a, fcSolverBody* b, bool cone, bool reverse)
+// One block's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
+// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps). Returns the
+// largest impulse change per lane. An empty lane or point has zero rows and changes nothing.
+FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse)
 {
-    fcReal largest = 0, totalNormal = 0;
-    int n = sm->count;
-    for (int k = 0; k < n; ++k) {
-        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
-        fcContactPoint* p = sp->point;
-        fcReal vn = fcContacts_RowVelocity(a, b, sm->normal, &sp->n);
-        fcReal trial = p->normalImpulse - sp->n.mass * (vn - sp->bias);
-        fcReal next = trial > 0 ? trial : 0;
-        fcReal delta = next - p->normalImpulse;
-        p->trialImpulse = trial;
-        p->normalImpulse = next;
-        if (delta != 0) fcContacts_RowApply(a, b, sm->normal, &sp->n, delta);
-        largest = fmax(largest, FC_FABS(delta));
-        totalNormal += next;
+    fcBody4 a, b;
+    fcBody4_Gather(&a, bodies, blk->a);
+    fcBody4_Gather(&b, bodies, blk->b);
+    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+    fcV4 zero = fcV4_Splat(0), largest = zero, totalNormal = zero;
+    int count = blk->points;
+    for (int k = 0; k < count; ++k) {
+        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
+        fcV4 vn = fcRow4_Velocity(&sp->n, &n, &a, &b);
+        fcV4 old = fcV4_Load(sp->normalImpulse);
+        fcV4 trial = fcV4_Sub(old, fcV4_Mul(fcV4_Load(sp->n.mass), fcV4_Sub(vn, fcV4_Load(sp->bias))));
+        fcV4 next = fcV4_Greater(trial, zero, trial, zero);
+        fcV4 delta = fcV4_Sub(next, old);
+        fcV4_Store(sp->trialImpulse, trial);
+        fcV4_Store(sp->normalImpulse, next);
+        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, delta);
+        largest = fcV4_Max(largest, fcV4_Abs(delta));
+        totalNormal = fcV4_Add(totalNormal, next);
     }
     // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
     // before friction, so that the sweep ends with the contact points' sliding settled
-    if (sm->rolling > 0 || sm->torsion > 0) {
-        fcContactManifold* m = sm->manifold;
-        fcVec3 dirs[3] = {sm->tangent[0], sm->tangent[1], sm->normal};
-        fcReal* imps[3] = {&m->rollingImpulse[0], &m->rollingImpulse[1], &m->twistImpulse};
-        fcReal arms[3] = {sm->rolling, sm->rolling, sm->torsion};
+    if (spin) {
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
         for (int d = 0; d < 3; ++d) {
-            if (arms[d] <= 0) continue;
-            fcReal bound = arms[d] * totalNormal;
-            fcReal w = fcVec3_Dot(fcVec3_Sub(b->w, a->w), dirs[d]);
-            fcReal next = *imps[d] - sm->spinMass[d] * w;
-            next = next > bound ? bound : (next < -bound ? -bound : next);
-            fcReal delta = next - *imps[d];
-            *imps[d] = next;
-            a->w = fcVec3_MulAdd(a->w, -delta, sm->spinA[d]);
-            b->w = fcVec3_MulAdd(b->w, delta, sm->spinB[d]);
+            fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
+            fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
+            fcV4 old = fcV4_Load(spin->impulse[d]);
+            fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
+            next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
+            fcV4 delta = fcV4_Sub(next, old);
+            fcV4_Store(spin->impulse[d], next);
+            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinA[d][0])));
+            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinB[d][0])));
         }
     }
-    for (int k = 0; k < n; ++k) {
-        fcSolverPoint* sp = sm->points + (reverse ? n - 1 - k : k);
-        fcContactPoint* p = sp->point;
-        fcReal bound = sm->friction * p->normalImpulse;
-        fcReal old[2] = {p->tangentImpulse[0], p->tangentImpulse[1]};
-        fcReal next[2];
-        for (int t = 0; t < 2; ++t) {
-            fcReal vt = fcContacts_RowVelocity(a, b, sm->tangent[t], &sp->t[t]);
-            next[t] = old[t] - sp->t[t].mass * vt;
-            if (!cone) next[t] = next[t] > bound ? bound : (next[t] < -bound ? -bound : next[t]);
+    fcVec3x4 t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+    fcV4 friction = fcV4_Load(blk->friction);
+    for (int k = 0; k < count; ++k) {
+        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
+        fcV4 bound = fcV4_Mul(friction, fcV4_Load(sp->normalImpulse));
+        fcV4 old[2], next[2];
+        for (int i = 0; i < 2; ++i) {
+            fcV4 vt = fcRow4_Velocity(&sp->t[i], &t[i], &a, &b);
+            old[i] = fcV4_Load(sp->tangentImpulse[i]);
+            next[i] = fcV4_Sub(old[i], fcV4_Mul(fcV4_Load(sp->t[i].mass), vt));
+            if (!cone) next[i] = fcV4_Min(fcV4_Max(next[i], fcV4_Neg(bound)), bound);
         }
         if (cone) {
-            fcReal len = FC_SQRT(next[0] * next[0] + next[1] * next[1]);
-            if (len > bound && len > 0) next[0] *= bound / len, next[1] *= bound / len;
+            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
+            for (int l = 0; l < FC_LANES; ++l) {
+                fcReal x = fcV4_Lane(next[0], l), y = fcV4_Lane(next[1], l), r = fcV4_Lane(bound, l);
+                fcReal len = FC_SQRT(x * x + y * y);
+                fcReal s = len > r && len > 0 ? r / len : 1;
+                sp->tangentImpulse[0][l] = x * s;
+                sp->tangentImpulse[1][l] = y * s;
+            }
+            next[0] = fcV4_Load(sp->tangentImpulse[0]);
+            next[1] = fcV4_Load(sp->tangentImpulse[1]);
         }
-        for (int t = 0; t < 2; ++t) {
-            fcReal delta = next[t] - old[t];
-            p->tangentImpulse[t] = next[t];
-            if (delta != 0) fcContacts_RowApply(a, b, sm->tangent[t], &sp->t[t], delta);
-            largest = fmax(largest, FC_FABS(delta));
+        for (int i = 0; i < 2; ++i) {
+            fcV4 delta = fcV4_Sub(next[i], old[i]);
+            fcV4_Store(sp->tangentImpulse[i], next[i]);
+            fcRow4_Apply(&sp->t[i], &t[i], massA, massB, &a, &b, delta);
+            largest = fcV4_Max(largest, fcV4_Abs(delta));
         }
     }
+    fcBody4_Scatter(&a, bodies, blk->a);
+    fcBody4_Scatter(&b, bodies, blk->b);
     return largest;
 }
 
-// One projected Gauss-Seidel sweep over every manifold; alternate sweeps run backwards (symmetric
-// Gauss-Seidel), so that no point and no contact is always first: a one-way order tilts a resting stack.
+FC_SIMD_CLONES static void fcContacts_WarmStartBlocks(fcContactSet* set)
+{
+    for (int k = 0; k < set->blockCount; ++k) {
+        const fcContactBlock* blk = set->blocks + k;
+        fcContacts_WarmStartBlock(blk, blk->spin >= 0 ? set->spins + blk->spin : NULL, set->solverBodies);
+    }
+}
+
+void fcContacts_WarmStart(fcWorld* world) { fcContacts_WarmStartBlocks(&world->contacts); }
+
+FC_SIMD_CLONES static fcReal fcContacts_SweepBlocks(fcContactSet* set, bool cone, bool reverse)
+{
+    fcV4 largest = fcV4_Splat(0);
+    int n = set->blockCount;
+    for (int k = 0; k < n; ++k) {
+        fcContactBlock* blk = set->blocks + (reverse ? n - 1 - k : k);
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, cone, reverse));
+    }
+    return fcV4_MaxLane(largest);
+}
+
+// One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
+// so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep)
 {
-    fcContactSet* set = &world->contacts;
-    fcReal largest = 0;
-    bool reverse = (sweep & 1) != 0, cone = world->def.frictionCone;
-    int n = set->solverManifoldCount;
-    for (int k = 0; k < n; ++k) {
-        fcSolverManifold* sm = set->solverManifolds + (reverse ? n - 1 - k : k);
-        fcReal change = fcContacts_SolveManifold(sm, set->solverBodies + sm->a, set->solverBodies + sm->b, cone, reverse);
-        largest = fmax(largest, change);
-    }
-    return largest;
+    return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
 }
 
-// after the sweeps of a (sub)step: accumulate the step's totals and measure the residuals
-void fcContacts_Finish(fcWorld* world)
+// After the sweeps of a (sub)step: the step's totals, and the residuals: complementarity
+// |min(lambda_n / m_eff, J v - bias)| and how far friction exceeds its bound (the velocities are the solver
+// bodies', the joints' corrections included)
+FC_SIMD_CLONES static void fcContacts_FinishBlocks(fcWorld* world, fcReal* residual, fcReal* frictionExcess)
 {
-    fcReal residual = 0, frictionExcess = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            p->totalNormalImpulse += p->normalImpulse;
-            p->totalTangentImpulse[0] += p->tangentImpulse[0];
-            p->totalTangentImpulse[1] += p->tangentImpulse[1];
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal gap = fcVec3_Dot(dv, m->normal) - p->bias;
-            fcReal k = p->normalMass > 0 ? 1 / p->normalMass : 0;
-            fcReal r = (fcReal)fabs(fmin(p->normalImpulse * k, gap));
-            residual = fmax(residual, r);
-            fcReal bound = c->friction * p->normalImpulse;
-            fcReal t = FC_SQRT(p->tangentImpulse[0] * p->tangentImpulse[0] + p->tangentImpulse[1] * p->tangentImpulse[1]);
-            fcReal limit = world->def.frictionCone ? bound : bound * FC_SQRT(2);
-            frictionExcess = fmax(frictionExcess, t - limit);
+    fcContactSet* set = &world->contacts;
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1);
+    fcV4 widen = fcV4_Splat(world->def.frictionCone ? 1 : FC_SQRT(2));  // the pyramid's corner
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        fcBody4 a, b;
+        fcBody4_Gather(&a, set->solverBodies, blk->a);
+        fcBody4_Gather(&b, set->solverBodies, blk->b);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 friction = fcV4_Load(blk->friction);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            fcV4 lambda = fcV4_Load(sp->normalImpulse), t0 = fcV4_Load(sp->tangentImpulse[0]), t1 = fcV4_Load(sp->tangentImpulse[1]);
+            fcV4_Store(sp->totalNormalImpulse, fcV4_Add(fcV4_Load(sp->totalNormalImpulse), lambda));
+            fcV4_Store(sp->totalTangentImpulse[0], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0));
+            fcV4_Store(sp->totalTangentImpulse[1], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1));
+            fcV4 mass = fcV4_Load(sp->n.mass);  // 0: an empty lane or point
+            fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b), fcV4_Load(sp->bias));
+            fcV4 k = fcV4_Greater(mass, zero, fcV4_Div(one, fcV4_Greater(mass, zero, mass, one)), zero);
+            fcV4 r = fcV4_Abs(fcV4_Min(fcV4_Mul(lambda, k), gap));
+            worst = fcV4_Max(worst, fcV4_Greater(mass, zero, r, zero));
+            fcV4 t = fcV4_Sqrt(fcV4_Add(fcV4_Mul(t0, t0), fcV4_Mul(t1, t1)));
+            fcV4 over = fcV4_Sub(t, fcV4_Mul(fcV4_Mul(friction, lambda), widen));
+            excess = fcV4_Max(excess, fcV4_Greater(mass, zero, over, excess));
         }
     }
+    *residual = fcV4_MaxLane(worst);
+    *frictionExcess = fcV4_MaxLane(excess);
+}
+
+void fcContacts_Finish(fcWorld* world)
+{
+    fcReal residual, frictionExcess;
+    fcContacts_FinishBlocks(world, &residual, &frictionExcess);
     world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
     world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
+}
+
+// the impulses of the blocks back to the points: the API's, and the warm start of the next step
+static void fcContacts_StoreImpulses(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        const fcContactBlock* blk = set->blocks + bi;
+        const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        for (int l = 0; l < FC_LANES; ++l) {
+            fcContactManifold* m = blk->manifold[l];
+            if (m == NULL) continue;
+            for (int i = 0; i < m->pointCount; ++i) {
+                fcContactPoint* p = m->points + i;
+                const fcContactPoint4* sp = blk->point + i;
+                p->normalImpulse = sp->normalImpulse[l];
+                p->tangentImpulse[0] = sp->tangentImpulse[0][l];
+                p->tangentImpulse[1] = sp->tangentImpulse[1][l];
+                p->trialImpulse = sp->trialImpulse[l];
+                p->totalNormalImpulse = sp->totalNormalImpulse[l];
+                p->totalTangentImpulse[0] = sp->totalTangentImpulse[0][l];
+                p->totalTangentImpulse[1] = sp->totalTangentImpulse[1][l];
+            }
+            if (spin) {
+                m->rollingImpulse[0] = spin->impulse[0][l];
+                m->rollingImpulse[1] = spin->impulse[1][l];
+                m->twistImpulse = spin->impulse[2][l];
+            }
+        }
+    }
 }
 
 // After the whole step: what the contacts did over it. A contact that carried load in the last step and none
@@ -351,8 +758,11 @@ void fcContacts_Finish(fcWorld* world)
 // whose friction is at mu lambda_n while its points slide slips.
 void fcContacts_EndStep(fcWorld* world)
 {
+    fcContacts_StoreImpulses(world);
     fcReal h = world->stepH;
     int substeps = world->substeps > 0 ? world->substeps : 1;
+    bool cone = world->def.frictionCone;
+    const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
         fcBody* a = world->bodies + c->bodyA;
@@ -361,15 +771,15 @@ void fcContacts_EndStep(fcWorld* world)
         bool slipNow = false, slipBefore = false;
         for (int i = 0; i < m->pointCount; ++i) {
             fcContactPoint* p = m->points + i;
-            fcReal bound = c->friction * p->totalNormalImpulse;
-            fcReal t = FC_SQRT(p->totalTangentImpulse[0] * p->totalTangentImpulse[0] + p->totalTangentImpulse[1] * p->totalTangentImpulse[1]);
+            fcReal bound = c->friction * p->totalNormalImpulse * nearly;
+            fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
+            bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
+            // the sliding speed, compared squared: |dv|^2 - vn^2 > sliding^2
             fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
             fcReal vn = fcVec3_Dot(dv, m->normal);
-            fcReal vt = FC_SQRT(fmax(0.0, fcVec3_Dot(dv, dv) - vn * vn));
-            fcReal tMax = fmax(FC_FABS(p->totalTangentImpulse[0]), FC_FABS(p->totalTangentImpulse[1]));
-            bool atBound = world->def.frictionCone ? t >= bound * (1 - 1e-6) : tMax >= bound * (1 - 1e-6);
+            bool slides = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
             // a frictionless contact always slides: no stick or slip to report
-            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && vt > 1e-4;
+            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && slides;
             slipNow = slipNow || p->slipping;
             slipBefore = slipBefore || p->wasSlipping;
             p->wasSlipping = p->slipping;
@@ -385,56 +795,117 @@ void fcContacts_EndStep(fcWorld* world)
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// The position pass: overlaps deeper than the slop pushed back by a fraction beta of the excess (at most
+// maxCorrection a pass), positions only. The separations are measured exactly at the poses after the
+// velocity step, the rows taken along the normals at the lever arms there; then the passes sweep the blocks
+// like the velocity solve, with the bodies' displacements (dx, dtheta) in the solver bodies' place, so that
+// a point sees every correction made before it through J (linear in the displacements, which are small);
+// the bodies move once, and the separations are measured again.
+// ---------------------------------------------------------------------------------------------------------------------
+
+// the separations at the current poses (and, with rows, the rows along the normals at the current lever
+// arms); returns the deepest overlap
+FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 deepest = fcV4_Splat(0);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        const fcContactBlock* blk = set->blocks + bi;
+        fcContactPosition4* pos = set->positions + bi;
+        fcSide4 a, b;
+        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, rows);
+        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, rows);
+        fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        for (int i = 0; i < blk->points; ++i) {
+            const fcContactPoint4* sp = blk->point + i;
+            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
+            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
+            fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
+            fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
+            fcV4_Store(pos->separation[i], s);
+            deepest = fcV4_Max(deepest, fcV4_Neg(s));
+            if (!rows) continue;
+            fcVec3x4_Store(pos->row[i].angA[0], fcVec3x4_Cross(ra, n));
+            fcVec3x4_Store(pos->row[i].angB[0], fcVec3x4_Cross(rb, n));
+            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB);
+        }
+    }
+    return fcV4_MaxLane(deepest);
+}
+
+// one pass of corrections added to the solver bodies (v: dx, w: dtheta); whether any point was corrected
+FC_SIMD_CLONES static bool fcContacts_PositionSweep(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), moved = zero;
+    fcV4 slop = fcV4_Splat(-world->def.contactSlop), h = fcV4_Splat(world->h);
+    fcV4 beta = fcV4_Splat(0.2), maxCorrection = fcV4_Splat(-0.2);
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        const fcContactPosition4* pos = set->positions + bi;
+        fcBody4 a, b;
+        fcBody4_Gather(&a, set->solverBodies, blk->a);
+        fcBody4_Gather(&b, set->solverBodies, blk->b);
+        fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 restitution = fcV4_Load(blk->restitution);
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            const fcContactRow4* row = pos->row + i;
+            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcRow4_Velocity(row, &n, &a, &b));
+            // an overlap past the slop: beta of the excess, at most maxCorrection
+            fcV4 error = fcV4_Sub(s, slop);
+            fcV4 overlap = fcV4_Greater(zero, error, one, zero);
+            fcV4 correction = fcV4_Greater(overlap, zero, fcV4_Max(fcV4_Mul(beta, error), maxCorrection), zero);
+            // a bounce that started before the surfaces met: put the body where the bounce would have taken it
+            // from the moment of impact (the velocity is already the bounced one); once
+            fcV4 approach = fcV4_Load(sp->approachSpeed), start = fcV4_Load(sp->substepSeparation);
+            fcV4 bounce = fcV4_Greater(start, zero, fcV4_Load(sp->bounced), zero);
+            fcV4 safe = fcV4_Greater(bounce, zero, approach, fcV4_Splat(-1));
+            fcV4 t0 = fcV4_Div(start, fcV4_Neg(safe));  // time to impact inside the substep
+            fcV4 target = fcV4_Mul(fcV4_Mul(restitution, fcV4_Neg(approach)), fcV4_Sub(h, t0));
+            correction = fcV4_Greater(bounce, zero, fcV4_Sub(s, target), correction);
+            fcV4_Store(sp->bounced, fcV4_Greater(bounce, zero, zero, fcV4_Load(sp->bounced)));
+            moved = fcV4_Max(moved, fcV4_Max(overlap, bounce));
+            fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))));
+        }
+        fcBody4_Scatter(&a, set->solverBodies, blk->a);
+        fcBody4_Scatter(&b, set->solverBodies, blk->b);
+    }
+    return fcV4_MaxLane(moved) > 0;
+}
+
+// the inverse inertias of the moving solver bodies from their bodies' current orientations
+static void fcContacts_LoadInertias(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    for (int k = 1; k < set->solverBodyCount; ++k) set->solverInvInertia[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
+}
+
 void fcContacts_SolvePositions(fcWorld* world)
 {
-    const fcReal beta = 0.2, maxCorrection = 0.2;
-    fcReal slop = world->def.contactSlop;
-    fcReal h = world->h;
-    fcReal deepest = 0;
-    for (int it = 0; it <= world->def.contactPositionIterations; ++it) {
-        bool measure = it == world->def.contactPositionIterations;
-        FC_FOR_EACH_MANIFOLD(world, c, m)
-        {
-            fcBody* a = world->bodies + c->bodyA;
-            fcBody* b = world->bodies + c->bodyB;
-            for (int i = 0; i < m->pointCount; ++i) {
-                fcContactPoint* p = m->points + i;
-                fcVec3 rA, rB;
-                fcReal s = fcContacts_CurrentSeparation(a, b, m, p, &rA, &rB);
-                if (measure) {
-                    deepest = fmax(deepest, -s);
-                    continue;
-                }
-                // a bounce that started before the surfaces met: put the body where the bounce would have
-                // taken it from the moment of impact (the velocity is already the bounced one)
-                fcReal target = -slop;
-                fcReal error = s - target;
-                if (p->bounced && p->substepSeparation > 0) {
-                    fcReal t0 = p->substepSeparation / -p->approachSpeed;  // time to impact inside the substep
-                    target = c->restitution * -p->approachSpeed * (h - t0);
-                    error = s - target;
-                } else if (error >= 0) {
-                    continue;
-                } else {
-                    error = fmax(beta * error, -maxCorrection);
-                }
-                fcReal mass = fcContacts_RowMass(a, b, rA, rB, m->normal);
-                fcVec3 imp = fcVec3_Scale(-error * mass, m->normal);
-                if (a->type == fc_dynamicBody) {
-                    a->position = fcVec3_MulAdd(a->position, -a->invMass, imp);
-                    fcVec3 dq = fcVec3_Neg(fcMat33_MulV(a->invInertiaWorld, fcVec3_Cross(rA, imp)));
-                    a->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), a->orientation));
-                    fcBody_UpdateInverseInertia(a);
-                }
-                if (b->type == fc_dynamicBody) {
-                    b->position = fcVec3_MulAdd(b->position, b->invMass, imp);
-                    fcVec3 dq = fcMat33_MulV(b->invInertiaWorld, fcVec3_Cross(rB, imp));
-                    b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
-                    fcBody_UpdateInverseInertia(b);
-                }
-                if (p->bounced) p->bounced = false;  // the bounce's correction is made once
-            }
+    fcContactSet* set = &world->contacts;
+    fcContacts_LoadInertias(world);
+    fcReal deepest = fcContacts_PositionRows(world, true);
+    memset(set->solverBodies, 0, sizeof(fcSolverBody) * (size_t)set->solverBodyCount);
+    bool moved = false;
+    for (int it = 0; it < world->def.contactPositionIterations; ++it) {
+        if (!fcContacts_PositionSweep(world)) break;  // nothing to correct: the later passes would do the same
+        moved = true;
+    }
+    if (moved) {
+        for (int k = 1; k < set->solverBodyCount; ++k) {
+            fcBody* b = world->bodies + set->solverBodyIndex[k];
+            fcVec3 dx = set->solverBodies[k].v, dq = set->solverBodies[k].w;
+            if (b->type != fc_dynamicBody || (fcVec3_Dot(dx, dx) == 0 && fcVec3_Dot(dq, dq) == 0)) continue;
+            b->position = fcVec3_Add(b->position, dx);
+            b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
+            fcBody_UpdateInverseInertia(b);
         }
+        deepest = fcContacts_PositionRows(world, false);
     }
     world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
 }

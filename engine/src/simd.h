@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// fcV4: four fcReal lanes for the contact solver's blocks (four manifolds with no dynamic body in common).
+// GCC (12 on) and Clang use vector extensions (SSE2 pairs by default, one AVX register in FC_SIMD_CLONES functions);
+// other compilers get a plain struct with the same operations. Every operation is one IEEE operation per lane
+// (no fused multiply-add: the build sets -ffp-contract=off), so all paths give the same bits.
+#ifndef FC_SIMD_H
+#define FC_SIMD_H
+
+#include "fulcrum/math.h"
+
+#include <stdint.h>
+#include <string.h>
+
+// functions whose loops run on fcV4: copies built for AVX-512 (x86-64-v4: 32 vector registers, so the
+// blocks' rows stay in registers) and AVX2, chosen at load time (x86-64 Linux, GCC)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(FC_NO_TARGET_CLONES)
+#define FC_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define FC_SIMD_CLONES
+#endif
+
+#if defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 12) && !defined(FC_SCALAR_V4)
+
+#if !defined(__clang__)
+// the helpers below are always inlined: the ABI of a 32-byte vector argument, which GCC warns about when
+// AVX is off, never applies
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#define FC_V4_INLINE static inline __attribute__((always_inline))
+
+#ifdef FC_FLOAT
+typedef int32_t fcV4Bits __attribute__((vector_size(16)));
+#else
+typedef int64_t fcV4Bits __attribute__((vector_size(32)));
+#endif
+typedef fcReal fcV4 __attribute__((vector_size(4 * sizeof(fcReal))));
+
+FC_V4_INLINE fcV4 fcV4_Load(const fcReal* p)
+{
+    fcV4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+FC_V4_INLINE void fcV4_Store(fcReal* p, fcV4 v) { memcpy(p, &v, sizeof v); }
+FC_V4_INLINE fcV4 fcV4_Set(fcReal a, fcReal b, fcReal c, fcReal d) { return (fcV4){a, b, c, d}; }
+FC_V4_INLINE fcV4 fcV4_Splat(fcReal s) { return (fcV4){s, s, s, s}; }
+FC_V4_INLINE fcReal fcV4_Lane(fcV4 v, int lane) { return v[lane]; }
+FC_V4_INLINE fcV4 fcV4_Add(fcV4 a, fcV4 b) { return a + b; }
+FC_V4_INLINE fcV4 fcV4_Sub(fcV4 a, fcV4 b) { return a - b; }
+FC_V4_INLINE fcV4 fcV4_Mul(fcV4 a, fcV4 b) { return a * b; }
+FC_V4_INLINE fcV4 fcV4_Div(fcV4 a, fcV4 b) { return a / b; }
+FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { return -a; }
+// a > b ? a : b per lane, and the other selections, by masks
+FC_V4_INLINE fcV4 fcV4_Select(fcV4Bits mask, fcV4 a, fcV4 b) { return (fcV4)((mask & (fcV4Bits)a) | (~mask & (fcV4Bits)b)); }
+FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { return fcV4_Select(a > b, a, b); }
+FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { return fcV4_Select(a < b, a, b); }
+FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { return fcV4_Select(a > b, ifTrue, ifFalse); }
+// |a|: the sign bit cleared
+FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return (fcV4)((fcV4Bits)a & ~(fcV4Bits)fcV4_Splat(-0.0)); }
+FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { return (fcV4){FC_SQRT(a[0]), FC_SQRT(a[1]), FC_SQRT(a[2]), FC_SQRT(a[3])}; }
+// the transpose of the 4 x 4 matrix whose rows are r[0..3]
+FC_V4_INLINE void fcV4_Transpose(fcV4* r)
+{
+    fcV4 t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6), t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+    fcV4 t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6), t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+    r[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    r[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    r[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+#else
+
+#define FC_V4_INLINE static inline
+typedef struct fcV4 {
+    fcReal v[4];
+} fcV4;
+
+FC_V4_INLINE fcV4 fcV4_Load(const fcReal* p)
+{
+    fcV4 r;
+    memcpy(r.v, p, sizeof r.v);
+    return r;
+}
+FC_V4_INLINE void fcV4_Store(fcReal* p, fcV4 v) { memcpy(p, v.v, sizeof v.v); }
+FC_V4_INLINE fcV4 fcV4_Set(fcReal a, fcReal b, fcReal c, fcReal d)
+{
+    fcV4 r = {{a, b, c, d}};
+    return r;
+}
+FC_V4_INLINE fcV4 fcV4_Splat(fcReal s) { return fcV4_Set(s, s, s, s); }
+FC_V4_INLINE fcReal fcV4_Lane(fcV4 v, int lane) { return v.v[lane]; }
+#define FC_V4_LANES(expr)                    \
+    fcV4 r;                                  \
+    for (int l = 0; l < 4; ++l) r.v[l] = expr; \
+    return r
+FC_V4_INLINE fcV4 fcV4_Add(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] + b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Sub(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] - b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Mul(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] * b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Div(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] / b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { FC_V4_LANES(-a.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] > b.v[l] ? a.v[l] : b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] < b.v[l] ? a.v[l] : b.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { FC_V4_LANES(a.v[l] > b.v[l] ? ifTrue.v[l] : ifFalse.v[l]); }
+FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { FC_V4_LANES(FC_FABS(a.v[l])); }
+FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { FC_V4_LANES(FC_SQRT(a.v[l])); }
+#undef FC_V4_LANES
+FC_V4_INLINE void fcV4_Transpose(fcV4* r)
+{
+    for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+            fcReal t = r[i].v[j];
+            r[i].v[j] = r[j].v[i];
+            r[j].v[i] = t;
+        }
+}
+
+#endif
+
+// the largest lane
+FC_V4_INLINE fcReal fcV4_MaxLane(fcV4 v)
+{
+    fcReal a = fcV4_Lane(v, 0) > fcV4_Lane(v, 1) ? fcV4_Lane(v, 0) : fcV4_Lane(v, 1);
+    fcReal b = fcV4_Lane(v, 2) > fcV4_Lane(v, 3) ? fcV4_Lane(v, 2) : fcV4_Lane(v, 3);
+    return a > b ? a : b;
+}
+
+#endif
