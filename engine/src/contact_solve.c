@@ -423,13 +423,13 @@ void fcContacts_SolvePositions(fcWorld* world)
                 if (a->type == fc_dynamicBody) {
                     a->position = fcVec3_MulAdd(a->position, -a->invMass, imp);
                     fcVec3 dq = fcVec3_Neg(fcMat33_MulV(a->invInertiaWorld, fcVec3_Cross(rA, imp)));
-                    a->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), a->orientation));
+                    a->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), a->orientation));
                     fcBody_UpdateInverseInertia(a);
                 }
                 if (b->type == fc_dynamicBody) {
                     b->position = fcVec3_MulAdd(b->position, b->invMass, imp);
                     fcVec3 dq = fcMat33_MulV(b->invInertiaWorld, fcVec3_Cross(rB, imp));
-                    b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
+                    b->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
                     fcBody_UpdateInverseInertia(b);
                 }
                 if (p->bounced) p->bounced = false;  // the bounce's correction is made once

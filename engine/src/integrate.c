@@ -48,7 +48,7 @@ static void fcIntegrate_PositionsChunk(void* context, int begin, int end)
         if (!b->inUse || b->type == fc_staticBody || b->asleep) continue;
         b->position = fcVec3_MulAdd(b->position, h, b->linearVelocity);
         b->orientation =
-            fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
+            fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
         fcBody_UpdateInverseInertia(b);
     }
 }
