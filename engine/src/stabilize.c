@@ -55,7 +55,7 @@ static void fcStabilize_RefreshInertiaChunk(void* context, int begin, int end)
     }
 }
 
-// the displaced bodies' world inertia, once the iterations that moved them are done (or before W is rebuilt)
+// the displaced bodies' world inertia, once the iterations that moved them are done
 static void fcStabilize_RefreshInertia(fcWorld* world)
 {
     fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_RefreshInertiaChunk, world);
@@ -66,11 +66,10 @@ static void fcStabilize_Factor(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcRows_Flush(world);  // the soft rows' velocity impulses are recorded with their J before it is zeroed
-    fcStabilize_RefreshInertia(world);
     for (int i = 0; i < r->count; ++i)
         if (r->flags[i] & fc_rowSoft)
             for (int m = 0; m < 12; ++m) r->J[i][m] = 0;
-    fcRows_ComputeW(world);
+    fcRows_ComputeW(world, true);
     fcRows_AssembleA(world, true);
     fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
 }
@@ -186,7 +185,10 @@ static void fcStabilize_GeometricStiffnessChunk(void* context, int begin, int en
             const fcJoint* joint = world->joints + b->joints[n];
             if (fcJoint_IsSoft(joint)) continue;
             bool isB = joint->bodyB == k;
-            fcVec3 lever = fcQuat_Rotate(b->orientation, isB ? joint->localAnchorB : joint->localAnchorA);
+            // the step's first fill has just put the levers at this pose in the row store (a joint of a dynamic
+            // body always has a block)
+            int block = world->rows.rowBlock[joint->rowStart];
+            fcVec3 lever = isB ? world->rows.blockLeverB[block] : world->rows.blockLeverA[block];
             fcVec3 force = fcVec3_Scale(invH, isB ? joint->impulseLinearB : joint->impulseLinearA);
             fcReal pull = fcVec3_Dot(force, lever);
             fcReal r2 = fcVec3_Dot(lever, lever);

@@ -37,7 +37,6 @@ static void fcStep_Begin(fcWorld* world)
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
-        b->deltaLinear = b->deltaAngular = fcV3(0, 0, 0);
     }
 }
 
