@@ -425,11 +425,13 @@ static void fcRows_AssembleChunk(void* context, int begin, int end)
                                                     t ? r->blockLeverB[c] : r->blockLeverA[c]);
                     sum = fcMat33_Add(sum, s == t ? one : fcMat33_Scale(-1, one));  // J_a = -(e_k, l_a x e_k)
                 }
-                const fcReal* columns[3] = {&sum.cx.x, &sum.cy.x, &sum.cz.x};
-                for (int k = 0; k < 3; ++k) {
-                    fcReal* a = r->avalues + r->arowadr[i0 + k] + offset;
-                    for (int m = 0; m < (c == b ? k + 1 : 3); ++m) a[m] = columns[m][k];
-                }
+                // row k of the block holds sum's entries k of its columns m (the own block's lower triangle)
+                fcReal* a0 = r->avalues + r->arowadr[i0] + offset;
+                fcReal* a1 = r->avalues + r->arowadr[i0 + 1] + offset;
+                fcReal* a2 = r->avalues + r->arowadr[i0 + 2] + offset;
+                a0[0] = sum.cx.x, a1[0] = sum.cx.y, a1[1] = sum.cy.y, a2[0] = sum.cx.z, a2[1] = sum.cy.z, a2[2] = sum.cz.z;
+                if (c != b) a0[1] = sum.cy.x, a0[2] = sum.cz.x, a1[2] = sum.cz.y;
+                if (rowsB == 3 && (c == b || r->blocksize[c] == 3)) continue;  // point rows only: the pair is done
             }
             for (int k = 0; k < rowsB; ++k) {
                 int i = i0 + k;
