@@ -19,12 +19,16 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     return 0;
 }
 
-// largest |f| over the rigid holonomic rows (the rows the projection must satisfy)
-static fcReal fcStabilize_Residual(const fcRowStore* r)
+// largest |f| over the rigid holonomic rows (the rows the projection must satisfy), and in the same pass the
+// right-hand side of the next iterate into lambda: J M~^-1 J^T mu = -f on those rows; Pfaffian rows keep
+// J dq = 0 so that the velocity correction dq / h does not violate them
+static fcReal fcStabilize_Residual(fcRowStore* r)
 {
     fcReal worst = 0;
     for (int i = 0; i < r->count; ++i) {
-        if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) != fc_rowHolonomic) continue;
+        bool rigid = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic;
+        r->lambda[i] = rigid ? -r->error[i] : 0;
+        if (!rigid) continue;
         // a one-sided row only counts while it penetrates
         fcReal e = (r->flags[i] & fc_rowUnilateral) ? (r->error[i] < 0 ? -r->error[i] : 0) : FC_FABS(r->error[i]);
         if (e > worst) worst = e;
@@ -146,6 +150,7 @@ void fcStabilize_Project(fcWorld* world)
             newton = refactor = true;
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);
+            fcStabilize_Residual(r);  // the right-hand side with the rows that are in the system now
         }
         if (refactor) {
             fcStabilize_Factor(world);
@@ -153,11 +158,7 @@ void fcStabilize_Project(fcWorld* world)
         }
         st->projectionNewtonSteps += newton;
         previous = residual;
-        // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
-        // correction dq / h does not violate them
-        for (int i = 0; i < r->count; ++i)
-            r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic ? -r->error[i] : 0;
-        fcLdlt_Solve(&world->ldlt, r->lambda);
+        fcLdlt_Solve(&world->ldlt, r->lambda);  // the right-hand side is fcStabilize_Residual's
         // mixing waits until two plain iterates have contracted steadily: a step that whips (and stalls early)
         // keeps the plain path to its chord fallback, which an early extrapolation could lead astray
         if (it >= 2) history = fcStabilize_Accelerate(r, history);
