@@ -33,7 +33,8 @@ void fcRows_Flush(fcWorld* world);
 // integrate.c
 // over the (sub)step world->h
 void fcIntegrate_Velocities(fcWorld* world);
-void fcIntegrate_Positions(fcWorld* world);
+// refreshInertia: the bodies' world inertia follows their new orientation now (else a later stage refreshes it)
+void fcIntegrate_Positions(fcWorld* world, bool refreshInertia);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);

@@ -87,7 +87,10 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     fcSolve_Velocities(world);
     double t3 = fcNowMs();
 
-    fcIntegrate_Positions(world);
+    // the projection refreshes every moving body's world inertia when it ends, and nothing before it reads
+    // the new one unless contacts are pushed apart (the projection's refactors refresh what they read)
+    bool projecting = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
+    fcIntegrate_Positions(world, !projecting || fcContacts_HasRows(world));
     double t4 = fcNowMs();
     prof->integratePositions += t4 - t3;
     if (fcContacts_HasRows(world)) {
