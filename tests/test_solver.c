@@ -2,6 +2,7 @@
 // The world's sparse solve against a dense reference: random trees and loop graphs of up to 200 joints,
 // symbolic analysis cached across steps, redundant loops giving finite multipliers and a diagnostic.
 #include "test_macros.h"
+#include "solver.h"
 #include "world.h"
 
 #include "fulcrum/fulcrum.h"
@@ -41,6 +42,39 @@ static int fcDenseSolve(int n, double* a, double* b)
     return 1;
 }
 
+static const fcJointType s_rigidTypes[6] = {fc_ballJoint,  fc_hingeJoint,     fc_sliderJoint,
+                                            fc_fixedJoint, fc_distanceJoint, fc_universalJoint};
+
+// A body at a random position within spread of the origin, random velocities (angular within spin), mass and
+// inertia (the same about every axis when isotropic)
+static fcBodyId fcRandomBody(fcWorldId w, double spread, double spin, bool isotropic)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcRandVec(spread);
+    bd.linearVelocity = fcRandVec(1);
+    bd.angularVelocity = fcRandVec(spin);
+    bd.mass = fcRandRange(0.5, 5);
+    double inertia = fcRandRange(0.01, 1);
+    bd.inertia = isotropic ? fcV3(inertia, inertia, inertia) : fcV3(inertia, fcRandRange(0.01, 1), fcRandRange(0.01, 1));
+    return fcCreateBody(w, &bd);
+}
+
+// Joint jd (its type and settings chosen) from a random earlier body, or the world, to body i: anchored halfway,
+// random axes.
+static void fcJoinToRandomParent(fcWorldId w, const fcBodyId* bodies, int i, fcJointDef jd)
+{
+    int parent = i == 0 ? -1 : (int)(fcRand() * i);
+    jd.bodyA = parent < 0 ? fc_nullBodyId : bodies[parent];
+    jd.bodyB = bodies[i];
+    fcVec3 pa = parent < 0 ? fcV3(0, 0, 0) : fcBody_GetPosition(bodies[parent]), pb = fcBody_GetPosition(bodies[i]);
+    jd.anchor = fcVec3_Scale(0.5, fcVec3_Add(pa, pb));
+    jd.anchorA = pa;
+    jd.anchorB = pb;
+    jd.axis = fcVec3_Normalize(fcRandVec(1));
+    jd.axisB = fcVec3_Normalize(fcVec3_Cross(jd.axis, fcRandVec(1)));
+    fcCreateJoint(w, &jd);
+}
+
 // A random mechanism of spheres (isotropic inertia: no gyroscopic term, so v* = v + h g exactly).
 // Tree joints are of every rigid type; loop-closing joints are distance joints (one generic row each).
 static fcWorldId fcBuildRandom(int bodyCount, int loopCount, double h)
@@ -50,28 +84,9 @@ static fcWorldId fcBuildRandom(int bodyCount, int loopCount, double h)
     wd.stabilization = fc_stabilizeNone;
     fcWorldId w = fcCreateWorld(&wd);
     fcBodyId* bodies = malloc(sizeof(fcBodyId) * (size_t)bodyCount);
-    const fcJointType types[6] = {fc_ballJoint, fc_hingeJoint, fc_sliderJoint, fc_fixedJoint, fc_distanceJoint,
-                                  fc_universalJoint};
     for (int i = 0; i < bodyCount; ++i) {
-        fcBodyDef bd = fcDefaultBodyDef();
-        bd.position = fcRandVec(5);
-        bd.linearVelocity = fcRandVec(1);
-        bd.angularVelocity = fcRandVec(1);
-        bd.mass = fcRandRange(0.5, 5);
-        double inertia = fcRandRange(0.01, 1);
-        bd.inertia = fcV3(inertia, inertia, inertia);
-        bodies[i] = fcCreateBody(w, &bd);
-        fcJointDef jd = fcDefaultJointDef(types[(int)(fcRand() * 6) % 6]);
-        int parent = i == 0 ? -1 : (int)(fcRand() * i);
-        jd.bodyA = parent < 0 ? fc_nullBodyId : bodies[parent];
-        jd.bodyB = bodies[i];
-        fcVec3 pa = parent < 0 ? fcV3(0, 0, 0) : fcBody_GetPosition(bodies[parent]);
-        jd.anchor = fcVec3_Scale(0.5, fcVec3_Add(pa, bd.position));
-        jd.anchorA = pa;
-        jd.anchorB = bd.position;
-        jd.axis = fcVec3_Normalize(fcRandVec(1));
-        jd.axisB = fcVec3_Normalize(fcVec3_Cross(jd.axis, fcRandVec(1)));
-        fcCreateJoint(w, &jd);
+        bodies[i] = fcRandomBody(w, 5, 1, true);
+        fcJoinToRandomParent(w, bodies, i, fcDefaultJointDef(s_rigidTypes[(int)(fcRand() * 6) % 6]));
     }
     for (int k = 0; k < loopCount; ++k) {
         int a = (int)(fcRand() * bodyCount), b = (int)(fcRand() * bodyCount);
@@ -268,6 +283,104 @@ static int test_redundant_finite(void)
     return 0;
 }
 
+// A random tree of boxes (anisotropic inertia, gravity, the default projection) with every rigid joint type, a
+// soft ball joint, a hinge with a limit and a motor, and a loop-closing distance joint.
+static fcWorldId fcBuildMixed(unsigned seed)
+{
+    s_seed = seed;
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    enum { count = 40 };
+    fcBodyId bodies[count];
+    for (int i = 0; i < count; ++i) {
+        bodies[i] = fcRandomBody(w, 3, 2, false);
+        fcJointDef jd = fcDefaultJointDef(s_rigidTypes[(int)(fcRand() * 6) % 6]);
+        if (i == 7) jd = fcDefaultJointDef(fc_ballJoint), jd.stiffness = 200, jd.damping = 3;
+        if (i == 11) {
+            jd = fcDefaultJointDef(fc_hingeJoint);
+            jd.enableLimit = true, jd.lowerLimit = -0.05, jd.upperLimit = 0.05;
+            jd.enableMotor = true, jd.motorSpeed = 2, jd.maxMotorForce = 5;
+        }
+        fcJoinToRandomParent(w, bodies, i, jd);
+    }
+    fcJointDef jd = fcDefaultJointDef(fc_distanceJoint);
+    jd.bodyA = bodies[5], jd.bodyB = bodies[count - 1];
+    jd.anchorA = fcBody_GetPosition(bodies[5]), jd.anchorB = fcBody_GetPosition(bodies[count - 1]);
+    fcCreateJoint(w, &jd);
+    return w;
+}
+
+static double fcVecDiff(fcVec3 a, fcVec3 b) { return fmax(fabs(a.x - b.x), fmax(fabs(a.y - b.y), fabs(a.z - b.z))); }
+
+// The point rows' path (levers, closed-form A, gathered impulses) against the generic J / W path on the same
+// world: A entry by entry at one pose, then 30 steps side by side (poses, velocities, every joint record).
+static int test_point_rows_match_generic(void)
+{
+    fcWorldId ids[2] = {fcBuildMixed(777u), fcBuildMixed(777u)};
+    fcWorld* worlds[2] = {fcGetWorld(ids[0], "test"), fcGetWorld(ids[1], "test")};
+    worlds[1]->rows.genericOnly = true;
+    for (int k = 0; k < 2; ++k) ENSURE(fcWorld_Step(ids[k]));
+    int points = 0;
+    for (int i = 0; i < worlds[0]->rows.count; ++i) points += (worlds[0]->rows.flags[i] & fc_rowPoint) != 0;
+    for (int i = 0; i < worlds[1]->rows.count; ++i) ENSURE(!(worlds[1]->rows.flags[i] & fc_rowPoint));
+    ENSURE(points >= 30 && points < worlds[0]->rows.count);  // both kinds of rows, side by side in blocks
+
+    // A at world 0's pose, both ways
+    fcWorld* w = worlds[0];
+    int nnz = w->rows.nnzA;
+    double* a = malloc(sizeof(double) * (size_t)nnz);
+    double scale = 0, worstA = 0, worstJv = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        w->rows.genericOnly = pass == 1;
+        ENSURE(fcRows_Fill(w, w->time, false));
+        fcRows_ComputeW(w, false);
+        fcRows_AssembleA(w, false);
+        double* jv = malloc(sizeof(double) * (size_t)w->rows.count);
+        fcRows_Velocities(w, jv);
+        for (int i = 0; i < w->rows.count; ++i) worstJv = fmax(worstJv, fabs(jv[i] - fcRows_Velocity(w, i)));
+        free(jv);
+        for (int e = 0; e < nnz; ++e) {
+            if (pass == 0) a[e] = w->rows.avalues[e], scale = fmax(scale, fabs(a[e]));
+            else worstA = fmax(worstA, fabs(a[e] - w->rows.avalues[e]));
+        }
+    }
+    w->rows.genericOnly = false;
+    ENSURE(fcRows_Fill(w, w->time, false));
+    free(a);
+    ENSURE_LE(worstA, 1e-13 * scale);
+    ENSURE_LE(worstJv, 1e-12);
+
+    double worstPose = 0, worstImpulse = 0;
+    for (int step = 0; step < 30; ++step) {
+        for (int k = 0; k < 2; ++k) ENSURE(fcWorld_Step(ids[k]));
+        for (int b = 0; b < worlds[0]->bodyHigh; ++b) {
+            const fcBody* p = worlds[0]->bodies + b;
+            const fcBody* q = worlds[1]->bodies + b;
+            worstPose = fmax(worstPose, fmax(fcVecDiff(p->position, q->position), fcVecDiff(p->linearVelocity, q->linearVelocity)));
+            worstPose = fmax(worstPose, fcVecDiff(p->angularVelocity, q->angularVelocity));
+            worstPose = fmax(worstPose, fabs(p->orientation.w - q->orientation.w));
+            worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(p->constraintImpulse, q->constraintImpulse),
+                                                   fcVecDiff(p->constraintAngularImpulse, q->constraintAngularImpulse)));
+        }
+        for (int j = 0; j < worlds[0]->jointHigh; ++j) {
+            const fcJoint* p = worlds[0]->joints + j;
+            const fcJoint* q = worlds[1]->joints + j;
+            for (int k = 0; k < p->rowCount; ++k) worstImpulse = fmax(worstImpulse, fabs(p->impulse[k] - q->impulse[k]));
+            worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(p->impulseLinearA, q->impulseLinearA), fcVecDiff(p->impulseLinearB, q->impulseLinearB)));
+            worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(p->impulseAngularA, q->impulseAngularA), fcVecDiff(p->impulseAngularB, q->impulseAngularB)));
+            worstImpulse = fmax(worstImpulse, fcVecDiff(p->impulseMomentB, q->impulseMomentB));
+        }
+    }
+    printf("  %d of %d rows on the point path: A agrees to %.1e of its largest entry, J v to %.1e; over 30 steps "
+           "poses and velocities to %.1e, impulses to %.1e N s\n",
+           points, worlds[0]->rows.count, worstA / scale, worstJv, worstPose, worstImpulse);
+    ENSURE_LE(worstPose, 1e-9);
+    ENSURE_LE(worstImpulse, 1e-8);
+    for (int k = 0; k < 2; ++k) fcDestroyWorld(ids[k]);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
@@ -275,5 +388,6 @@ int main(int argc, char** argv)
     RUN_TEST(test_loops_against_dense);
     RUN_TEST(test_symbolic_cached);
     RUN_TEST(test_redundant_finite);
+    RUN_TEST(test_point_rows_match_generic);
     TEST_MAIN_END();
 }

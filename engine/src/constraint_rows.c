@@ -13,6 +13,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blockJoint);
     fcFree(r->blockadr);
     fcFree(r->blocksize);
+    fcFree(r->blockLeverA);
     fcFree(r->blockLeverB);
     fcFree(r->joint);
     fcFree(r->rowBlock);
@@ -35,8 +36,15 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->arowadr);
     fcFree(r->acolind);
     fcFree(r->avalues);
-    fcFree(r->ashared);
+    fcFree(r->bodyadr);
+    fcFree(r->bodyBlocks);
+    fcFree(r->pairadr);
+    fcFree(r->pairBlock);
+    fcFree(r->pairOffset);
+    fcFree(r->pairShared);
+    bool genericOnly = r->genericOnly;  // a setting of the tests, kept across layouts
     memset(r, 0, sizeof *r);
+    r->genericOnly = genericOnly;
 }
 
 static bool fcIsDynamic(const fcWorld* world, int body) { return body >= 0 && world->bodies[body].type == fc_dynamicBody; }
@@ -88,6 +96,7 @@ void fcRows_Layout(fcWorld* world)
     r->blockJoint = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blockadr = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blocksize = fcAlloc(sizeof(int) * (size_t)blocks);
+    r->blockLeverA = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->joint = fcAlloc(sizeof(int) * n);
     r->rowBlock = fcAlloc(sizeof(int) * n);
@@ -126,12 +135,35 @@ void fcRows_Layout(fcWorld* world)
         }
     }
 
+    // each dynamic body's blocks (a body created or destroyed marks the topology, so the list covers bodyHigh)
+    r->bodyadr = fcAllocZeroed(sizeof(int) * (size_t)(world->bodyHigh + 1));
+    r->bodyBlocks = fcAlloc(sizeof(int) * (size_t)(2 * blocks + 1));
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        if (fcIsDynamic(world, joint->bodyA)) r->bodyadr[joint->bodyA + 1] += 1;
+        if (fcIsDynamic(world, joint->bodyB)) r->bodyadr[joint->bodyB + 1] += 1;
+    }
+    for (int k = 0; k < world->bodyHigh; ++k) r->bodyadr[k + 1] += r->bodyadr[k];
+    int* next = fcAlloc(sizeof(int) * (size_t)(world->bodyHigh + 1));
+    memcpy(next, r->bodyadr, sizeof(int) * (size_t)(world->bodyHigh + 1));
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        if (fcIsDynamic(world, joint->bodyA)) r->bodyBlocks[next[joint->bodyA]++] = 2 * b;
+        if (fcIsDynamic(world, joint->bodyB)) r->bodyBlocks[next[joint->bodyB]++] = 2 * b + 1;
+    }
+    fcFree(next);
+
     // pattern of A's lower triangle: block b sees every earlier block sharing a dynamic body with it
     int* adjacent = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
     int* mark = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
     for (int b = 0; b < blocks; ++b) mark[b] = -1;
     int capacity = rows * 4 + 16, nnz = 0;
     int* colind = fcAlloc(sizeof(int) * (size_t)capacity);
+    int pairCapacity = blocks * 3 + 16, pairs = 0;
+    r->pairadr = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    r->pairBlock = fcAlloc(sizeof(int) * (size_t)pairCapacity);
+    r->pairOffset = fcAlloc(sizeof(int) * (size_t)pairCapacity);
+    r->pairShared = fcAlloc((size_t)pairCapacity);
     for (int b = 0; b < blocks; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
         int count = 0;
@@ -147,8 +179,28 @@ void fcRows_Layout(fcWorld* world)
             }
         }
         qsort(adjacent, (size_t)count, sizeof(int), fcCompareInt);
-        int width = joint->rowCount;
-        for (int k = 0; k < count; ++k) width += r->blocksize[adjacent[k]];
+        adjacent[count] = b;  // the block's own columns come last
+        if (pairs + count + 1 > pairCapacity) {
+            pairCapacity = 2 * (pairs + count + 1);
+            r->pairBlock = fcRealloc(r->pairBlock, sizeof(int) * (size_t)pairCapacity);
+            r->pairOffset = fcRealloc(r->pairOffset, sizeof(int) * (size_t)pairCapacity);
+            r->pairShared = fcRealloc(r->pairShared, (size_t)pairCapacity);
+        }
+        r->pairadr[b] = pairs;
+        int width = 0;
+        for (int k = 0; k <= count; ++k) {
+            const fcJoint* other = world->joints + r->blockJoint[adjacent[k]];
+            int otherSides[2] = {other->bodyA, other->bodyB};
+            uint8_t shared = 0;
+            for (int s = 0; s < 2; ++s)
+                for (int t = 0; t < 2; ++t)
+                    if (fcIsDynamic(world, sides[s]) && sides[s] == otherSides[t]) shared |= (uint8_t)(1 << (2 * s + t));
+            r->pairBlock[pairs] = adjacent[k];
+            r->pairOffset[pairs] = width;
+            r->pairShared[pairs] = shared;
+            pairs += 1;
+            width += r->blocksize[adjacent[k]];
+        }
         for (int i = 0; i < joint->rowCount; ++i) {
             int rowIndex = r->blockadr[b] + i;
             if (nnz + width > capacity) {
@@ -162,20 +214,10 @@ void fcRows_Layout(fcWorld* world)
             r->arownnz[rowIndex] = nnz - r->arowadr[rowIndex];
         }
     }
+    r->pairadr[blocks] = pairs;
     r->acolind = colind;
     r->nnzA = nnz;
     r->avalues = fcAllocZeroed(sizeof(fcReal) * (size_t)(nnz + 1));
-    r->ashared = fcAllocZeroed((size_t)(nnz + 1));
-    for (int i = 0; i < rows; ++i) {
-        int bi[2] = {r->bodyA[i], r->bodyB[i]};
-        for (int e = r->arowadr[i]; e < r->arowadr[i] + r->arownnz[i]; ++e) {
-            int j = colind[e];
-            int bj[2] = {r->bodyA[j], r->bodyB[j]};
-            for (int s = 0; s < 2; ++s)
-                for (int t = 0; t < 2; ++t)
-                    if (fcIsDynamic(world, bi[s]) && bi[s] == bj[t]) r->ashared[e] |= (uint8_t)(1 << (2 * s + t));
-        }
-    }
     fcFree(adjacent);
     fcFree(mark);
     fcFree(jointBlock);
@@ -204,10 +246,13 @@ static void fcRows_FillChunk(void* context, int begin, int end)
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
     for (int b = begin; b < end; ++b) {
         const fcJoint* joint = world->joints + r->blockJoint[b];
-        const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
-        if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
-            fcReal* errors = r->error + r->blockadr[b];
-            type->errors(world, joint, errors);
+        fcReal* errors = r->error + r->blockadr[b];
+        // a block of point rows alone (a rigid ball joint) needs nothing but its anchors, inline
+        bool pointsOnly = errorsOnly && (r->flags[r->blockadr[b]] & fc_rowPoint) && joint->rowCount == 3;
+        if (pointsOnly) fcJoint_PointErrors(world, joint, errors);
+        const fcJointTypeTable* type = pointsOnly ? NULL : fcJoint_GetTypeTable(joint->type);
+        if (pointsOnly || (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0)) {
+            if (!pointsOnly) type->errors(world, joint, errors);
             if (!fcAllFinite(errors, joint->rowCount))
                 for (int k = 0; k < joint->rowCount; ++k)
                     if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
@@ -218,8 +263,10 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         type->fill(world, joint, &pose, tmp);
         fcJoint_FillLimitMotor(world, joint, &pose, tmp);
         bool finite = true;
-        if (!errorsOnly) r->blockLeverB[b] = pose.rb;
         bool soft = fcJoint_IsSoft(joint);
+        // rigid point rows take the levers' path (a soft block's J is zeroed while projecting: it keeps J and W)
+        bool point = type->pointRows && !soft && !joint->unilateral && !r->genericOnly;
+        if (!errorsOnly) r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb;
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
@@ -240,7 +287,7 @@ static void fcRows_FillChunk(void* context, int begin, int end)
             bool oneSided = k == joint->limitRow || (joint->unilateral && k == 0);
             bool motor = k == joint->motorRow;
             r->flags[i] = (uint8_t)((holonomic && !motor ? fc_rowHolonomic : 0) | (soft && !oneSided && !motor ? fc_rowSoft : 0) |
-                                    (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) |
+                                    (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) | (point && k < 3 ? fc_rowPoint : 0) |
                                     ((oneSided && !joint->active) || (motor && joint->motorClamp != 0) ? fc_rowInactive : 0));
             if (motor) r->error[i] = 0;
             softCount += (r->flags[i] & fc_rowSoft) != 0;
@@ -273,14 +320,23 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
 // the rotational inertia the constraint impulses see: I + theta h^2 K with K the joints' geometric stiffness
 // (physics.md section 4): theta = 1/4 takes the stiffness by the trapezoidal rule, stable at any h w and without
 // numerical damping
+typedef struct fcInertiaTask {
+    fcWorld* world;
+    bool displaced;  // the projection moved the bodies since their world inertia was refreshed
+} fcInertiaTask;
+
 static void fcRows_SolveInertiaChunk(void* context, int begin, int end)
 {
-    fcWorld* world = context;
+    const fcInertiaTask* task = context;
+    fcWorld* world = task->world;
     fcReal gain = FC_GEOMETRIC_THETA * world->h * world->h;
     for (int k = begin; k < end; ++k) {
         fcBody* body = world->bodies + k;
         if (!body->inUse || body->type != fc_dynamicBody) continue;
         if (body->stiffnessRate == 0) {
+            // only a body without stiffness reads its world inertia here: the others need no refresh until the
+            // projection ends (fcStabilize_Project)
+            if (task->displaced && !body->asleep) fcBody_UpdateInverseInertia(body);
             body->invInertiaSolve = body->invInertiaWorld;
             continue;
         }
@@ -294,6 +350,7 @@ static void fcRows_ComputeWChunk(void* context, int begin, int end)
     fcWorld* world = context;
     fcRowStore* r = &world->rows;
     for (int i = begin; i < end; ++i) {
+        if (r->flags[i] & fc_rowPoint) continue;  // A's entries of point rows come from the levers
         int sides[2] = {r->bodyA[i], r->bodyB[i]};
         for (int s = 0; s < 2; ++s) {
             fcReal* w = r->W[i] + 6 * s;
@@ -311,9 +368,10 @@ static void fcRows_ComputeWChunk(void* context, int begin, int end)
     }
 }
 
-void fcRows_ComputeW(fcWorld* world)
+void fcRows_ComputeW(fcWorld* world, bool displaced)
 {
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_SolveInertiaChunk, world);
+    fcInertiaTask task = {world, displaced};
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_SolveInertiaChunk, &task);
     fcParallelFor(world->tasks, world->rows.count, FC_ROW_GRAIN, fcRows_ComputeWChunk, world);
 }
 
@@ -323,42 +381,90 @@ static fcReal fcDot6(const fcReal* a, const fcReal* b)
 }
 
 typedef struct fcAssembleTask {
-    fcRowStore* rows;
+    const fcWorld* world;
     bool projection;
 } fcAssembleTask;
 
+// The point rows' 3 x 3 block of A between blocks b and c through one shared body, at levers l_b and l_c (of the
+// sign of the sides): A_km = (l_b x e_k) . x_m + [k = m] / m with x_m = I~^-1 (l_c x e_m), I~^-1 symmetric; the
+// columns of the result are m = 0, 1, 2, their entries k
+static fcMat33 fcRows_PointBlock(const fcBody* body, fcVec3 lb, fcVec3 lc)
+{
+    const fcMat33* inv = &body->invInertiaSolve;
+    // x_m from the columns of I~^-1: l_c x e_x = (0, l_c.z, -l_c.y) and so on
+    fcVec3 x0 = fcVec3_Sub(fcVec3_Scale(lc.z, inv->cy), fcVec3_Scale(lc.y, inv->cz));
+    fcVec3 x1 = fcVec3_Sub(fcVec3_Scale(lc.x, inv->cz), fcVec3_Scale(lc.z, inv->cx));
+    fcVec3 x2 = fcVec3_Sub(fcVec3_Scale(lc.y, inv->cx), fcVec3_Scale(lc.x, inv->cy));
+    // (l_b x e_k) . x_m = (x_m x l_b)_k
+    fcMat33 a = {fcVec3_Cross(x0, lb), fcVec3_Cross(x1, lb), fcVec3_Cross(x2, lb)};
+    a.cx.x += body->invMass, a.cy.y += body->invMass, a.cz.z += body->invMass;
+    return a;
+}
+
+// A by pairs of blocks: the point rows' entries in closed form, every other entry J_i . W_j over the shared
+// bodies (with W of whichever of the two rows keeps one: A is symmetric)
 static void fcRows_AssembleChunk(void* context, int begin, int end)
 {
     const fcAssembleTask* task = context;
-    fcRowStore* r = task->rows;
-    for (int i = begin; i < end; ++i) {
-        int start = r->arowadr[i], stop = start + r->arownnz[i];
-        for (int e = start; e < stop; ++e) {
-            int j = r->acolind[e];
-            // an inactive one-sided row is out of the system: no coupling, unit diagonal
-            if ((r->flags[i] | r->flags[j]) & fc_rowInactive) {
-                r->avalues[e] = j == i ? 1 : 0;
-                continue;
+    const fcWorld* world = task->world;
+    const fcRowStore* r = &world->rows;
+    for (int b = begin; b < end; ++b) {
+        int i0 = r->blockadr[b], rowsB = r->blocksize[b];
+        for (int p = r->pairadr[b]; p < r->pairadr[b + 1]; ++p) {
+            int c = r->pairBlock[p], j0 = r->blockadr[c], offset = r->pairOffset[p];
+            unsigned pairShared = r->pairShared[p];
+            // point rows by point rows (never inactive): the sum of the shared bodies' closed-form blocks
+            bool closed = (r->flags[i0] & r->flags[j0] & fc_rowPoint) != 0;
+            if (closed) {
+                fcMat33 sum = fcMat33_Zero();
+                for (unsigned shared = pairShared; shared != 0; shared &= shared - 1) {
+                    int bit = __builtin_ctz(shared), s = bit >> 1, t = bit & 1;
+                    int body = s ? r->bodyB[i0] : r->bodyA[i0];
+                    if (!fcMoves(world, body)) continue;  // a sleeping body moves nothing (its W would be zero)
+                    fcMat33 one = fcRows_PointBlock(world->bodies + body, s ? r->blockLeverB[b] : r->blockLeverA[b],
+                                                    t ? r->blockLeverB[c] : r->blockLeverA[c]);
+                    sum = fcMat33_Add(sum, s == t ? one : fcMat33_Scale(-1, one));  // J_a = -(e_k, l_a x e_k)
+                }
+                // row k of the block holds sum's entries k of its columns m (the own block's lower triangle)
+                fcReal* a0 = r->avalues + r->arowadr[i0] + offset;
+                fcReal* a1 = r->avalues + r->arowadr[i0 + 1] + offset;
+                fcReal* a2 = r->avalues + r->arowadr[i0 + 2] + offset;
+                a0[0] = sum.cx.x, a1[0] = sum.cx.y, a1[1] = sum.cy.y, a2[0] = sum.cx.z, a2[1] = sum.cy.z, a2[2] = sum.cz.z;
+                if (c != b) a0[1] = sum.cy.x, a0[2] = sum.cz.x, a1[2] = sum.cz.y;
+                if (rowsB == 3 && (c == b || r->blocksize[c] == 3)) continue;  // point rows only: the pair is done
             }
-            // A_ij = sum over the dynamic bodies rows i and j share: J_i,body . (M^-1 J_j^T)_body
-            fcReal a = 0;
-            for (unsigned shared = r->ashared[e]; shared != 0; shared &= shared - 1) {
-                int bit = __builtin_ctz(shared);
-                a += fcDot6(r->J[i] + 6 * (bit >> 1), r->W[j] + 6 * (bit & 1));
+            for (int k = 0; k < rowsB; ++k) {
+                int i = i0 + k;
+                fcReal* a = r->avalues + r->arowadr[i] + offset;
+                int columns = c == b ? k + 1 : r->blocksize[c];
+                for (int m = closed && k < 3 ? 3 : 0; m < columns; ++m) {
+                    int j = j0 + m;
+                    // an inactive one-sided row is out of the system: no coupling, unit diagonal
+                    if ((r->flags[i] | r->flags[j]) & fc_rowInactive) {
+                        a[m] = j == i ? 1 : 0;
+                        continue;
+                    }
+                    // A_ij = sum over the dynamic bodies rows i and j share: J_i,body . (M~^-1 J_j^T)_body
+                    bool swap = (r->flags[j] & fc_rowPoint) != 0;  // a point row keeps no W: J_j . W_i instead
+                    fcReal sum = 0;
+                    for (unsigned shared = pairShared; shared != 0; shared &= shared - 1) {
+                        int bit = __builtin_ctz(shared), s = bit >> 1, t = bit & 1;
+                        sum += swap ? fcDot6(r->J[j] + 6 * t, r->W[i] + 6 * s) : fcDot6(r->J[i] + 6 * s, r->W[j] + 6 * t);
+                    }
+                    a[m] = sum;
+                }
+                // the diagonal is stored last in the row: add the compliance (soft rows), or, while projecting,
+                // take a soft row out of the system (its J and W were zeroed) with a unit diagonal
+                if (c == b && (r->flags[i] & fc_rowSoft)) a[k] = task->projection ? 1 : a[k] + r->compliance[i];
             }
-            r->avalues[e] = a;
         }
-        // the diagonal is stored last in the row: add the compliance (soft rows), or, while projecting,
-        // take a soft row out of the system (its J and W were zeroed) with a unit diagonal
-        fcReal* diag = r->avalues + stop - 1;
-        if (r->flags[i] & fc_rowSoft) *diag = task->projection ? 1 : *diag + r->compliance[i];
     }
 }
 
 void fcRows_AssembleA(fcWorld* world, bool projection)
 {
-    fcAssembleTask task = {&world->rows, projection};
-    fcParallelFor(world->tasks, world->rows.count, FC_ROW_GRAIN, fcRows_AssembleChunk, &task);
+    fcAssembleTask task = {world, projection};
+    fcParallelFor(world->tasks, world->rows.blockCount, FC_BLOCK_GRAIN, fcRows_AssembleChunk, &task);
 }
 
 // J v of row i at the bodies' current velocities
@@ -377,47 +483,86 @@ fcReal fcRows_Velocity(const fcWorld* world, int i)
     return jv;
 }
 
-// impulses lambda on the rows: every dynamic body moves by W lambda (a velocity change, or with `displace` a
-// position change whose velocity is that change over h); the rows keep scale * lambda pending for the joints'
-// and bodies' records (fcRows_Flush), which only change when J does. A displaced body's world inertia is left
-// for the caller to refresh (fcBody_UpdateInverseInertia) once its iterations are done.
-static void fcRows_MoveBodies(fcWorld* world, int begin, int end, bool displace);
-static void fcRows_DisplaceChunk(void* world, int begin, int end) { fcRows_MoveBodies(world, begin, end, true); }
-static void fcRows_AccelerateChunk(void* world, int begin, int end) { fcRows_MoveBodies(world, begin, end, false); }
-
-void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace)
+// the velocity of body's point at lever r (zero for the world)
+static fcVec3 fcRows_PointVelocity(const fcWorld* world, int body, fcVec3 lever)
 {
-    fcRowStore* r = &world->rows;
-    for (int i = 0; i < r->count; ++i) {
-        fcReal l = lambda[i];
-        if (l == 0) continue;
-        r->pending[i] += l * scale;
-        int sides[2] = {r->bodyA[i], r->bodyB[i]};
-        // W is zero on a side that does not move (fcRows_ComputeW): only the world needs skipping
-        for (int s = 0; s < 2; ++s) {
-            if (sides[s] < 0) continue;
-            fcBody* body = world->bodies + sides[s];
-            const fcReal* w = r->W[i] + 6 * s;
-            body->deltaLinear = fcVec3_MulAdd(body->deltaLinear, l, fcV3(w[0], w[1], w[2]));
-            body->deltaAngular = fcVec3_MulAdd(body->deltaAngular, l, fcV3(w[3], w[4], w[5]));
-        }
-    }
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, displace ? fcRows_DisplaceChunk : fcRows_AccelerateChunk, world);
+    if (body < 0) return fcV3(0, 0, 0);
+    const fcBody* b = world->bodies + body;
+    return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, lever));
 }
 
-// each body's accumulated W lambda into its velocity, or (displace) into its pose and, over h, its velocity
-static void fcRows_MoveBodies(fcWorld* world, int begin, int end, bool displace)
+void fcRows_Velocities(const fcWorld* world, fcReal* jv)
 {
+    const fcRowStore* r = &world->rows;
+    for (int b = 0; b < r->blockCount; ++b) {
+        int i = r->blockadr[b], end = i + r->blocksize[b];
+        if (r->flags[i] & fc_rowPoint) {
+            // e_k . (v_b + w_b x r_b - v_a - w_a x r_a): the anchors' relative velocity
+            fcVec3 d = fcVec3_Sub(fcRows_PointVelocity(world, r->bodyB[i], r->blockLeverB[b]),
+                                  fcRows_PointVelocity(world, r->bodyA[i], r->blockLeverA[b]));
+            jv[i] = d.x, jv[i + 1] = d.y, jv[i + 2] = d.z;
+            i += 3;
+        }
+        for (; i < end; ++i) jv[i] = fcRows_Velocity(world, i);
+    }
+}
+
+// impulses lambda on the rows: each body gathers J^T lambda (an impulse) and moves by M~^-1 times it (a velocity
+// change, or with `displace` a position change whose velocity is that change over h); the rows keep
+// scale * lambda pending for the joints' and bodies' records (fcRows_Flush), which only change when J does. A
+// displaced body's world inertia is left for the caller to refresh (fcBody_UpdateInverseInertia) once its
+// iterations are done. The gather runs body by body, in the fixed order of each body's blocks: no scatter, no
+// per-body accumulators, and any thread count gives the same sums.
+typedef struct fcMoveTask {
+    fcWorld* world;
+    const fcReal* lambda;
+    bool displace;
+} fcMoveTask;
+
+// J^T lambda on body k: the sum over its blocks (side s of block b: J_s of the block's rows)
+static void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda, fcVec3* linear, fcVec3* angular)
+{
+    fcVec3 p = fcV3(0, 0, 0), l = fcV3(0, 0, 0);
+    for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
+        int b = r->bodyBlocks[e] >> 1, s = r->bodyBlocks[e] & 1;
+        int i = r->blockadr[b], end = i + r->blocksize[b];
+        if (r->flags[i] & fc_rowPoint) {
+            // the three point rows push the anchor by (l_0, l_1, l_2) on b's side, the other way on a's:
+            // (f, lever x f) on the body
+            fcVec3 f = fcV3(lambda[i], lambda[i + 1], lambda[i + 2]);
+            if (s == 0) f = fcVec3_Neg(f);
+            p = fcVec3_Add(p, f);
+            l = fcVec3_Add(l, fcVec3_Cross(s ? r->blockLeverB[b] : r->blockLeverA[b], f));
+            i += 3;
+        }
+        for (; i < end; ++i) {
+            fcReal x = lambda[i];
+            if (x == 0) continue;
+            const fcReal* j = r->J[i] + 6 * s;
+            p = fcVec3_MulAdd(p, x, fcV3(j[0], j[1], j[2]));
+            l = fcVec3_MulAdd(l, x, fcV3(j[3], j[4], j[5]));
+        }
+    }
+    *linear = p, *angular = l;
+}
+
+// each moving body's gathered impulse through M~^-1 (the inertia W was built with) into its velocity, or
+// (displace) into its pose and, over h, its velocity
+static void fcRows_MoveBodiesChunk(void* context, int begin, int end)
+{
+    const fcMoveTask* task = context;
+    fcWorld* world = task->world;
+    const fcRowStore* r = &world->rows;
     fcReal invH = 1 / world->h;
     for (int k = begin; k < end; ++k) {
         fcBody* body = world->bodies + k;
-        fcVec3 dx = body->deltaLinear, dq = body->deltaAngular;
-        if (dx.x == 0 && dx.y == 0 && dx.z == 0 && dq.x == 0 && dq.y == 0 && dq.z == 0) continue;
-        body->deltaLinear = body->deltaAngular = fcV3(0, 0, 0);
-        if (!body->inUse || body->type != fc_dynamicBody) continue;
-        if (displace) {
+        if (r->bodyadr[k] == r->bodyadr[k + 1] || body->asleep) continue;  // only dynamic bodies have blocks
+        fcVec3 p, l;
+        fcRows_BodyImpulse(r, k, task->lambda, &p, &l);
+        fcVec3 dx = fcVec3_Scale(body->invMass, p), dq = fcMat33_MulV(body->invInertiaSolve, l);
+        if (task->displace) {
             body->position = fcVec3_Add(body->position, dx);
-            body->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
+            body->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
             body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, invH, dx);
             body->angularVelocity = fcVec3_MulAdd(body->angularVelocity, invH, dq);
         } else {
@@ -427,35 +572,67 @@ static void fcRows_MoveBodies(fcWorld* world, int begin, int end, bool displace)
     }
 }
 
+void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) r->pending[i] += lambda[i] * scale;
+    fcMoveTask task = {world, lambda, displace};
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_MoveBodiesChunk, &task);
+}
+
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
 // constraint impulses, with the J they were applied with
 void fcRows_Flush(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
-    for (int i = 0; i < r->count; ++i) {
-        fcReal impulse = r->pending[i];
-        if (impulse == 0) continue;
-        r->pending[i] = 0;
-        fcJoint* joint = world->joints + r->joint[i];
-        joint->impulse[i - joint->rowStart] += impulse;
-        const fcReal* jb = r->J[i] + 6;
-        const fcReal* ja = r->J[i];
-        joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
-        joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
-        joint->impulseLinearA = fcVec3_MulAdd(joint->impulseLinearA, impulse, fcV3(ja[0], ja[1], ja[2]));
-        joint->impulseAngularA = fcVec3_MulAdd(joint->impulseAngularA, impulse, fcV3(ja[3], ja[4], ja[5]));
-        // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
-        // is exactly zero for a ball joint's rows
-        fcVec3 lever = r->blockLeverB[r->rowBlock[i]];
-        fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
-        joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
-        int sides[2] = {r->bodyA[i], r->bodyB[i]};
-        for (int s = 0; s < 2; ++s) {
-            if (!fcMoves(world, sides[s])) continue;
-            fcBody* body = world->bodies + sides[s];
-            const fcReal* jr = r->J[i] + 6 * s;
-            body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
-            body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+    for (int b = 0; b < r->blockCount; ++b) {
+        int i = r->blockadr[b], end = i + r->blocksize[b];
+        fcJoint* joint = world->joints + r->blockJoint[b];
+        if ((r->flags[i] & fc_rowPoint) && (r->pending[i] != 0 || r->pending[i + 1] != 0 || r->pending[i + 2] != 0)) {
+            // the point rows push the anchors by p = (l_0, l_1, l_2); their moment about b's anchor is zero
+            fcVec3 p = fcV3(r->pending[i], r->pending[i + 1], r->pending[i + 2]);
+            for (int k = 0; k < 3; ++k) joint->impulse[k] += r->pending[i + k], r->pending[i + k] = 0;
+            fcVec3 momentA = fcVec3_Cross(r->blockLeverA[b], p), momentB = fcVec3_Cross(r->blockLeverB[b], p);
+            joint->impulseLinearB = fcVec3_Add(joint->impulseLinearB, p);
+            joint->impulseAngularB = fcVec3_Add(joint->impulseAngularB, momentB);
+            joint->impulseLinearA = fcVec3_Sub(joint->impulseLinearA, p);
+            joint->impulseAngularA = fcVec3_Sub(joint->impulseAngularA, momentA);
+            if (fcMoves(world, r->bodyB[i])) {
+                fcBody* body = world->bodies + r->bodyB[i];
+                body->constraintImpulse = fcVec3_Add(body->constraintImpulse, p);
+                body->constraintAngularImpulse = fcVec3_Add(body->constraintAngularImpulse, momentB);
+            }
+            if (fcMoves(world, r->bodyA[i])) {
+                fcBody* body = world->bodies + r->bodyA[i];
+                body->constraintImpulse = fcVec3_Sub(body->constraintImpulse, p);
+                body->constraintAngularImpulse = fcVec3_Sub(body->constraintAngularImpulse, momentA);
+            }
+            i += 3;
+        }
+        for (; i < end; ++i) {
+            fcReal impulse = r->pending[i];
+            if (impulse == 0) continue;
+            r->pending[i] = 0;
+            joint->impulse[i - joint->rowStart] += impulse;
+            const fcReal* jb = r->J[i] + 6;
+            const fcReal* ja = r->J[i];
+            joint->impulseLinearB = fcVec3_MulAdd(joint->impulseLinearB, impulse, fcV3(jb[0], jb[1], jb[2]));
+            joint->impulseAngularB = fcVec3_MulAdd(joint->impulseAngularB, impulse, fcV3(jb[3], jb[4], jb[5]));
+            joint->impulseLinearA = fcVec3_MulAdd(joint->impulseLinearA, impulse, fcV3(ja[0], ja[1], ja[2]));
+            joint->impulseAngularA = fcVec3_MulAdd(joint->impulseAngularA, impulse, fcV3(ja[3], ja[4], ja[5]));
+            // moment about the anchor with the lever arm of the pose the row was built at: tau - r_b x F, which
+            // is exactly zero for a ball joint's rows
+            fcVec3 lever = r->blockLeverB[b];
+            fcVec3 rowMoment = fcVec3_Sub(fcV3(jb[3], jb[4], jb[5]), fcVec3_Cross(lever, fcV3(jb[0], jb[1], jb[2])));
+            joint->impulseMomentB = fcVec3_MulAdd(joint->impulseMomentB, impulse, rowMoment);
+            int sides[2] = {r->bodyA[i], r->bodyB[i]};
+            for (int s = 0; s < 2; ++s) {
+                if (!fcMoves(world, sides[s])) continue;
+                fcBody* body = world->bodies + sides[s];
+                const fcReal* jr = r->J[i] + 6 * s;
+                body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
+                body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+            }
         }
     }
 }

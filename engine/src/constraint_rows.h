@@ -14,6 +14,9 @@ enum {
     fc_rowUnilateral = 4, // f >= 0, lambda >= 0: in the system only while active
     fc_rowInactive = 8,   // a unilateral row left out this step: decoupled with a unit diagonal, lambda = 0
     fc_rowBounded = 16,   // a motor row: |lambda| <= bound; held at the bound it is out of the system (inactive)
+    fc_rowPoint = 32,     // one of a block's first three rows e_k . (p_b - p_a) = 0 (fcJoint_FillPointRows), rigid:
+                          // its J is (-+e_k, -+(r x e_k)) with the block's levers, so the hot loops use the levers
+                          // (J^T lambda = (lambda, r x lambda), closed-form A) and keep no W for it
 };
 
 typedef struct fcRowStore {
@@ -22,14 +25,15 @@ typedef struct fcRowStore {
     int* blockJoint;     // (blockCount) joint of each block
     int* blockadr;       // (blockCount) first row
     int* blocksize;      // (blockCount)
-    fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the pose the rows were built at (for moments)
+    fcVec3* blockLeverA; // (blockCount) anchor_a - x_a at the pose the rows were built at (point rows' J)
+    fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the same pose (point rows' J, moments)
     int* joint;          // (count) owning joint
     int* rowBlock;       // (count) owning block
     int* bodyA;          // (count) body index or -1 (world)
     int* bodyB;
     uint8_t* flags;      // (count) fc_row* bits
     fcReal (*J)[12];     // (count x 12) J_a (lin, ang) then J_b (lin, ang)
-    fcReal (*W)[12];     // (count x 12) M^-1 J^T: the generalized displacement per unit multiplier
+    fcReal (*W)[12];     // (count x 12) M~^-1 J^T, for the assembly of A only; not kept for point rows
     fcReal* rate;        // (count) velocity-level term: the row is J v + rate = 0
     fcReal* error;       // (count) position error f
     fcReal* compliance;  // (count) diagonal added to A (soft rows)
@@ -42,13 +46,22 @@ typedef struct fcRowStore {
     fcReal* pending;     // (count) impulse applied with the current J, not yet added to the joints' records
     int userBlocks;      // blocks of user constraints (their callbacks run on the caller's thread)
     int softCount;       // soft rows (their compliance keeps the projection from reusing the solve's factorization)
+    bool genericOnly;    // tests: no row is marked fc_rowPoint, every row goes through J and W
     // A's lower triangle in CSR over the rows (pattern fixed while the topology is unchanged)
     int* arownnz;        // (count)
     int* arowadr;        // (count)
     int* acolind;        // (nnzA)
     fcReal* avalues;     // (nnzA)
-    uint8_t* ashared;    // (nnzA) bit 2 s + t: side s of the entry's row and side t of its column are one body
     int nnzA;
+    // A's pattern by pairs of blocks: block b's rows hold the columns of the earlier blocks sharing a body with
+    // it, then its own (the pair (b, b), last); every row of b has a pair's columns at the same offset
+    // the blocks acting on each dynamic body, for the impulses' gather (fcRows_ApplyImpulses)
+    int* bodyadr;        // (bodies at the layout + 1) body k's entries: bodyadr[k] .. bodyadr[k + 1] - 1
+    int* bodyBlocks;     // 2 block + side (0: the block's body a, 1: its body b), by block
+    int* pairadr;        // (blockCount + 1) block b's pairs: pairadr[b] .. pairadr[b + 1] - 1
+    int* pairBlock;      // (pairs) the column block
+    int* pairOffset;     // (pairs) where its first column sits in each row of b
+    uint8_t* pairShared; // (pairs) bit 2 s + t: side s of b's rows and side t of the column block's are one body
 } fcRowStore;
 
 void fcRowStore_Free(fcRowStore* rows);

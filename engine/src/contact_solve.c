@@ -902,7 +902,7 @@ void fcContacts_SolvePositions(fcWorld* world)
             fcVec3 dx = set->solverBodies[k].v, dq = set->solverBodies[k].w;
             if (b->type != fc_dynamicBody || (fcVec3_Dot(dx, dx) == 0 && fcVec3_Dot(dq, dq) == 0)) continue;
             b->position = fcVec3_Add(b->position, dx);
-            b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
+            b->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
             fcBody_UpdateInverseInertia(b);
         }
         deepest = fcContacts_PositionRows(world, false);

@@ -39,17 +39,23 @@ static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
     }
 }
 
+typedef struct fcPositionsTask {
+    fcWorld* world;
+    bool refreshInertia;
+} fcPositionsTask;
+
 static void fcIntegrate_PositionsChunk(void* context, int begin, int end)
 {
-    fcWorld* world = context;
+    const fcPositionsTask* task = context;
+    fcWorld* world = task->world;
     fcReal h = world->h;
     for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type == fc_staticBody || b->asleep) continue;
         b->position = fcVec3_MulAdd(b->position, h, b->linearVelocity);
         b->orientation =
-            fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
-        fcBody_UpdateInverseInertia(b);
+            fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(fcVec3_Scale(h, b->angularVelocity)), b->orientation));
+        if (task->refreshInertia) fcBody_UpdateInverseInertia(b);
     }
 }
 
@@ -58,7 +64,8 @@ void fcIntegrate_Velocities(fcWorld* world)
     fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_VelocitiesChunk, world);
 }
 
-void fcIntegrate_Positions(fcWorld* world)
+void fcIntegrate_Positions(fcWorld* world, bool refreshInertia)
 {
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_PositionsChunk, world);
+    fcPositionsTask task = {world, refreshInertia};
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_PositionsChunk, &task);
 }

@@ -8,13 +8,13 @@
 
 // clang-format off
 static const fcJointTypeTable s_jointTypes[fc_jointTypeCount] = {
-    [fc_ballJoint]      = {"ball",      3, fcBallJoint_Fill, fcBallJoint_Errors},
-    [fc_hingeJoint]     = {"hinge",     5, fcHingeJoint_Fill},
+    [fc_ballJoint]      = {"ball",      3, fcBallJoint_Fill, fcBallJoint_Errors, true},
+    [fc_hingeJoint]     = {"hinge",     5, fcHingeJoint_Fill, NULL, true},
     [fc_sliderJoint]    = {"slider",    5, fcSliderJoint_Fill},
-    [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill},
+    [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill, NULL, true},
     [fc_distanceJoint]  = {"distance",  1, fcDistanceJoint_Fill},
     [fc_ropeJoint]      = {"rope",      1, fcRopeJoint_Fill},
-    [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill},
+    [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill, NULL, true},
     [fc_planarJoint]    = {"planar",    3, fcPlanarJoint_Fill},
     [fc_bladeJoint]     = {"blade",     1, fcBladeJoint_Fill},
     [fc_couplingJoint]  = {"coupling",  1, fcCouplingJoint_Fill},
@@ -52,20 +52,6 @@ void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time
     pose->rb = fcQuat_Rotate(s->orientation[1], joint->localAnchorB);
     pose->pa = fcVec3_Add(s->position[0], pose->ra);
     pose->pb = fcVec3_Add(s->position[1], pose->rb);
-}
-
-// a point fixed in a body (or in the world, body -1) at the body's current pose
-static fcVec3 fcJoint_WorldPoint(const fcWorld* world, int body, fcVec3 local)
-{
-    if (body < 0) return local;
-    const fcBody* b = world->bodies + body;
-    return fcVec3_Add(b->position, fcQuat_Rotate(b->orientation, local));
-}
-
-void fcJoint_WorldAnchors(const fcWorld* world, const fcJoint* joint, fcVec3* pa, fcVec3* pb)
-{
-    *pa = fcJoint_WorldPoint(world, joint->bodyA, joint->localAnchorA);
-    *pb = fcJoint_WorldPoint(world, joint->bodyB, joint->localAnchorB);
 }
 
 fcJointDef fcDefaultJointDef(fcJointType type)

@@ -24,14 +24,28 @@ typedef struct fcJointType_Table {
     int rowCount;  // 0: variable (user constraints: joint->rowCount)
     fcJointFillFcn* fill;
     fcJointErrorFcn* errors;  // optional (NULL: the fill function's errors)
+    bool pointRows;           // its first three rows are fcJoint_FillPointRows's (the row store's fc_rowPoint)
 } fcJointTypeTable;
 
 const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type);
 
 // Pose of the joint's bodies at their current state; time is the time the rows hold at.
 void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose);
-// The world anchors on a and b at the bodies' current pose (a's is the world point when a is the world).
-void fcJoint_WorldAnchors(const fcWorld* world, const fcJoint* joint, fcVec3* pa, fcVec3* pb);
+// A point fixed in a body (or in the world, body -1) at the body's current pose.
+static inline fcVec3 fcJoint_WorldPoint(const fcWorld* world, int body, fcVec3 local)
+{
+    if (body < 0) return local;
+    const fcBody* b = world->bodies + body;
+    return fcVec3_Add(b->position, fcQuat_Rotate(b->orientation, local));
+}
+// The point rows' errors p_b - p_a from the world anchors on a and b at the bodies' current pose (inline: the
+// projection evaluates them at every iterate).
+static inline void fcJoint_PointErrors(const fcWorld* world, const fcJoint* joint, fcReal* errors)
+{
+    fcVec3 d = fcVec3_Sub(fcJoint_WorldPoint(world, joint->bodyB, joint->localAnchorB),
+                          fcJoint_WorldPoint(world, joint->bodyA, joint->localAnchorA));
+    errors[0] = d.x, errors[1] = d.y, errors[2] = d.z;
+}
 // Joint coordinate of a hinge (unwrapped angle about the axis, continuing from joint->coordinate) or a
 // slider (travel along the axis), and the row J whose product with the velocities is its rate.
 fcReal fcJoint_Coordinate(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rateRow);

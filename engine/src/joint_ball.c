@@ -29,9 +29,4 @@ void fcBallJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointP
     fcJoint_FillPointRows(pose, rows);
 }
 
-void fcBallJoint_Errors(const fcWorld* world, const fcJoint* joint, fcReal* errors)
-{
-    fcVec3 pa, pb;
-    fcJoint_WorldAnchors(world, joint, &pa, &pb);
-    errors[0] = pb.x - pa.x, errors[1] = pb.y - pa.y, errors[2] = pb.z - pa.z;
-}
+void fcBallJoint_Errors(const fcWorld* world, const fcJoint* joint, fcReal* errors) { fcJoint_PointErrors(world, joint, errors); }

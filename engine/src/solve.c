@@ -11,11 +11,10 @@ static void fcSolve_Joints(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     double t1 = fcNowMs();
+    fcRows_Velocities(world, r->lambda);
     for (int i = 0; i < r->count; ++i) {
         fcReal soft = (r->flags[i] & fc_rowSoft) ? r->compliance[i] * r->applied[i] : 0;
-        r->lambda[i] = (r->flags[i] & fc_rowInactive)
-                           ? 0
-                           : -(fcRows_Velocity(world, i) + r->rate[i] + fcStabilize_Bias(world, i) + soft);
+        r->lambda[i] = (r->flags[i] & fc_rowInactive) ? 0 : -(r->lambda[i] + r->rate[i] + fcStabilize_Bias(world, i) + soft);
     }
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
@@ -117,7 +116,7 @@ static void fcSolve_SettleLimitMotors(fcWorld* world)
 static void fcSolve_JointRows(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
-    fcRows_ComputeW(world);
+    fcRows_ComputeW(world, false);
     for (int i = 0; i < r->count; ++i) r->applied[i] = 0;
     fcSolve_SettleLimitMotors(world);
     fcSolve_ApplyHeld(world, 1, -1);  // a motor at its bound since the last step pushes with it from the start

@@ -19,11 +19,13 @@
 void fcRows_Layout(fcWorld* world);
 // fill the rows at the current pose; errorsOnly keeps J (the projection's directions) and updates f only
 bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
-void fcRows_ComputeW(fcWorld* world);
+// M~^-1 of the bodies and W of the rows; displaced: the bodies moved since their world inertia was refreshed
+void fcRows_ComputeW(fcWorld* world, bool displaced);
 void fcRows_AssembleA(fcWorld* world, bool projection);
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
-// J v of row i at the bodies' current velocities
+// J v of row i at the bodies' current velocities; of every row into jv (the point rows from their levers)
 fcReal fcRows_Velocity(const fcWorld* world, int i);
+void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
 // at the end of the step: nothing reads the records in between)
 void fcRows_Flush(fcWorld* world);
@@ -31,11 +33,13 @@ void fcRows_Flush(fcWorld* world);
 // integrate.c
 // over the (sub)step world->h
 void fcIntegrate_Velocities(fcWorld* world);
-void fcIntegrate_Positions(fcWorld* world);
+// refreshInertia: the bodies' world inertia follows their new orientation now (else a later stage refreshes it)
+void fcIntegrate_Positions(fcWorld* world, bool refreshInertia);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);
-// the geometric stiffness K of each body from the last step's joint forces (before the step's impulses reset)
+// the geometric stiffness K of each body from the last step's joint forces (before the step's impulses reset), at
+// the levers of the step's first fill
 #define FC_GEOMETRIC_THETA 0.25
 void fcStabilize_GeometricStiffness(fcWorld* world);
 // post-step projection; returns the iterations taken and sets stats.projection*

@@ -19,12 +19,16 @@ fcReal fcStabilize_Bias(const fcWorld* world, int row)
     return 0;
 }
 
-// largest |f| over the rigid holonomic rows (the rows the projection must satisfy)
-static fcReal fcStabilize_Residual(const fcRowStore* r)
+// largest |f| over the rigid holonomic rows (the rows the projection must satisfy), and in the same pass the
+// right-hand side of the next iterate into lambda: J M~^-1 J^T mu = -f on those rows; Pfaffian rows keep
+// J dq = 0 so that the velocity correction dq / h does not violate them
+static fcReal fcStabilize_Residual(fcRowStore* r)
 {
     fcReal worst = 0;
     for (int i = 0; i < r->count; ++i) {
-        if ((r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) != fc_rowHolonomic) continue;
+        bool rigid = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic;
+        r->lambda[i] = rigid ? -r->error[i] : 0;
+        if (!rigid) continue;
         // a one-sided row only counts while it penetrates
         fcReal e = (r->flags[i] & fc_rowUnilateral) ? (r->error[i] < 0 ? -r->error[i] : 0) : FC_FABS(r->error[i]);
         if (e > worst) worst = e;
@@ -55,7 +59,7 @@ static void fcStabilize_RefreshInertiaChunk(void* context, int begin, int end)
     }
 }
 
-// the displaced bodies' world inertia, once the iterations that moved them are done (or before W is rebuilt)
+// the displaced bodies' world inertia, once the iterations that moved them are done
 static void fcStabilize_RefreshInertia(fcWorld* world)
 {
     fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_RefreshInertiaChunk, world);
@@ -66,11 +70,10 @@ static void fcStabilize_Factor(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcRows_Flush(world);  // the soft rows' velocity impulses are recorded with their J before it is zeroed
-    fcStabilize_RefreshInertia(world);
     for (int i = 0; i < r->count; ++i)
         if (r->flags[i] & fc_rowSoft)
             for (int m = 0; m < 12; ++m) r->J[i][m] = 0;
-    fcRows_ComputeW(world);
+    fcRows_ComputeW(world, true);
     fcRows_AssembleA(world, true);
     fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
 }
@@ -147,6 +150,7 @@ void fcStabilize_Project(fcWorld* world)
             newton = refactor = true;
             fcRows_Fill(world, tEnd, false);
             fcStabilize_SelectUnilateral(r);
+            fcStabilize_Residual(r);  // the right-hand side with the rows that are in the system now
         }
         if (refactor) {
             fcStabilize_Factor(world);
@@ -154,11 +158,7 @@ void fcStabilize_Project(fcWorld* world)
         }
         st->projectionNewtonSteps += newton;
         previous = residual;
-        // J M^-1 J^T mu = -f on rigid holonomic rows; Pfaffian rows keep J dq = 0 so that the velocity
-        // correction dq / h does not violate them
-        for (int i = 0; i < r->count; ++i)
-            r->lambda[i] = (r->flags[i] & (fc_rowHolonomic | fc_rowSoft | fc_rowInactive)) == fc_rowHolonomic ? -r->error[i] : 0;
-        fcLdlt_Solve(&world->ldlt, r->lambda);
+        fcLdlt_Solve(&world->ldlt, r->lambda);  // the right-hand side is fcStabilize_Residual's
         // mixing waits until two plain iterates have contracted steadily: a step that whips (and stalls early)
         // keeps the plain path to its chord fallback, which an early extrapolation could lead astray
         if (it >= 2) history = fcStabilize_Accelerate(r, history);
@@ -186,7 +186,10 @@ static void fcStabilize_GeometricStiffnessChunk(void* context, int begin, int en
             const fcJoint* joint = world->joints + b->joints[n];
             if (fcJoint_IsSoft(joint)) continue;
             bool isB = joint->bodyB == k;
-            fcVec3 lever = fcQuat_Rotate(b->orientation, isB ? joint->localAnchorB : joint->localAnchorA);
+            // the step's first fill has just put the levers at this pose in the row store (a joint of a dynamic
+            // body always has a block)
+            int block = world->rows.rowBlock[joint->rowStart];
+            fcVec3 lever = isB ? world->rows.blockLeverB[block] : world->rows.blockLeverA[block];
             fcVec3 force = fcVec3_Scale(invH, isB ? joint->impulseLinearB : joint->impulseLinearA);
             fcReal pull = fcVec3_Dot(force, lever);
             fcReal r2 = fcVec3_Dot(lever, lever);

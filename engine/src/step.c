@@ -37,7 +37,6 @@ static void fcStep_Begin(fcWorld* world)
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
-        b->deltaLinear = b->deltaAngular = fcV3(0, 0, 0);
     }
 }
 
@@ -88,7 +87,10 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     fcSolve_Velocities(world);
     double t3 = fcNowMs();
 
-    fcIntegrate_Positions(world);
+    // the projection refreshes every moving body's world inertia when it ends, and nothing before it reads
+    // the new one unless contacts are pushed apart (the projection's refactors refresh what they read)
+    bool projecting = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
+    fcIntegrate_Positions(world, !projecting || fcContacts_HasRows(world));
     double t4 = fcNowMs();
     prof->integratePositions += t4 - t3;
     if (fcContacts_HasRows(world)) {

@@ -22,8 +22,7 @@ typedef struct fcBody {
     fcQuat orientation;
     fcVec3 linearVelocity, angularVelocity;  // world
     fcReal invMass;                           // 0 unless dynamic
-    fcVec3 deltaLinear, deltaAngular;  // W lambda of the solve being applied
-    fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W
+    fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W: the joint solves' M~^-1
     fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
     fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
     // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
