@@ -163,7 +163,8 @@ void fcContacts_AddShape(fcWorld* world, int index)
 {
     fcShape* s = world->shapes + index;
     const fcBody* b = world->bodies + s->body;
-    s->aabb = fcGeometry_ComputeAabb(&s->geometry, fcShape_GetTransform(world, s));
+    s->transform = fcShape_GetTransform(world, s);
+    s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
     s->proxy = fcBroadphase_CreateProxy(&world->broadphase, s->aabb, index, !fcContacts_Moves(b));
 }
 
@@ -218,8 +219,9 @@ typedef struct fcContactMemory {
     } points[FC_MAX_MANIFOLD_POINTS];
 } fcContactMemory;
 
-// the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id
-static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
+// the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id.
+// Touches only the pair (a begin or end is left in c->event), so pairs are updated in parallel.
+static void fcContacts_Update(const fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
 {
     fcContactMemory old[FC_MAX_PAIR_MANIFOLDS];
     int oldCount = c->manifoldCount;
@@ -297,12 +299,12 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
         bool overlap = false;
         for (int m = 0; m < count; ++m)
             for (int i = 0; i < fresh[m].pointCount; ++i) overlap = overlap || fresh[m].points[i].separation <= 0;
-        if (overlap != c->touching) fcEvents_Contact(world, overlap ? fc_eventSensorBegin : fc_eventSensorEnd, c, NULL);
+        if (overlap != c->touching) c->event = (int8_t)(overlap ? fc_eventSensorBegin : fc_eventSensorEnd);
         c->touching = overlap;
         c->manifoldCount = 0;  // a sensor carries no force
         return;
     }
-    if (events && touching != c->touching) fcEvents_Contact(world, touching ? fc_eventContactBegin : fc_eventContactEnd, c, c->manifolds);
+    if (events && touching != c->touching) c->event = (int8_t)(touching ? fc_eventContactBegin : fc_eventContactEnd);
     c->touching = touching;
 }
 
@@ -311,8 +313,32 @@ static void fcContacts_Update(fcWorld* world, fcContact* c, const fcManifold* fr
 // drawn links spent 10 % of its step keeping their proxies up.
 static bool fcContacts_Unseen(const fcShape* s) { return s->def.categoryBits == 0 || s->def.maskBits == 0; }
 
+// The grains of the collide stage's parallel loops. A chunk of 64 pair slots costs tens of microseconds (a box-box
+// pair about a microsecond), well above the cost of handing it to a worker; a shape's refit is a few hundred
+// instructions, so only worlds of more than 256 shapes split it. Small worlds (S1, the small tests) stay on the
+// caller.
+#define FC_SHAPE_GRAIN 256
+#define FC_PAIR_GRAIN 64
+
+// per shape, in parallel: the pose of its frame (read by every pair's narrowphase) and its tight box. A static
+// shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put)
+static void fcContacts_RefitChunk(void* context, int begin, int end)
+{
+    fcWorld* world = context;
+    for (int k = begin; k < end; ++k) {
+        fcShape* s = world->shapes + k;
+        if (!s->inUse || s->proxy < 0) continue;
+        const fcBody* b = world->bodies + s->body;
+        if (!fcContacts_Moves(b) && !b->moved) continue;
+        s->transform = fcShape_GetTransform(world, s);
+        if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+    }
+}
+
+// then in shape order (the trees' shape depends on it): proxies whose box left their fat box are reinserted
 static void fcContacts_RefreshProxies(fcWorld* world)
 {
+    fcParallelFor(world->tasks, world->shapeHigh, FC_SHAPE_GRAIN, fcContacts_RefitChunk, world);
     fcReal h = world->def.timestep;
     for (int k = 0; k < world->shapeHigh; ++k) {
         fcShape* s = world->shapes + k;
@@ -323,7 +349,6 @@ static void fcContacts_RefreshProxies(fcWorld* world)
             s->proxyStale = true;
             continue;
         }
-        s->aabb = fcGeometry_ComputeAabb(&s->geometry, fcShape_GetTransform(world, s));
         // the box swept over the coming step: a fast body's pairs are found before it reaches them
         fcVec3 d = fcVec3_Scale(h, b->linearVelocity);
         fcAabb swept = s->aabb;
@@ -338,7 +363,8 @@ void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
 {
     fcShape* s = world->shapes + shape;
     if (s->proxy < 0 || !s->proxyStale || fcContacts_Unseen(s)) return;
-    s->aabb = fcGeometry_ComputeAabb(&s->geometry, fcShape_GetTransform(world, s));
+    s->transform = fcShape_GetTransform(world, s);
+    s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
     fcBroadphase_MoveProxy(&world->broadphase, s->proxy, s->aabb, fcV3(0, 0, 0));
     s->proxyStale = false;
 }
@@ -399,6 +425,34 @@ static void fcContacts_SortByHeight(fcWorld* world)
     for (int t = 0; t < set->touchingCount; ++t) set->touching[t] = set->sortKeys[t].index;
 }
 
+// per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each
+// pair writes only itself; the pair cache, the events and the user's hook wait for the sequential pass
+static void fcContacts_NarrowChunk(void* context, int begin, int end)
+{
+    const fcWorld* world = context;
+    fcContact* contacts = world->contacts.contacts;
+    fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
+    for (int ci = begin; ci < end; ++ci) {
+        fcContact* c = contacts + ci;
+        if (!c->inUse) continue;
+        c->event = -1;
+        const fcShape* sa = world->shapes + c->shapeA;
+        const fcShape* sb = world->shapes + c->shapeB;
+        c->overlap = fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy);
+        if (!c->overlap) continue;
+        const fcBody* ba = world->bodies + c->bodyA;
+        const fcBody* bb = world->bodies + c->bodyB;
+        bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
+        if (!asleep) {
+            fcContacts_MixMaterial(world, c);
+            int n = fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, fcContacts_Margin(world, c), fresh,
+                              FC_MAX_PAIR_MANIFOLDS);
+            fcContacts_Update(world, c, fresh, n);
+        }
+        c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+    }
+}
+
 void fcContacts_Collide(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -416,32 +470,23 @@ void fcContacts_Collide(fcWorld* world)
     double t1 = fcNowMs();
     prof->broadphase += t1 - t0;
 
+    fcParallelFor(world->tasks, set->high, FC_PAIR_GRAIN, fcContacts_NarrowChunk, world);
+    // in slot order, as if the pairs had been collided one after the other: the same events in the same order,
+    // the same free list, for any number of threads
     set->touchingCount = 0;
     set->enabledCount = 0;
     int pairs = 0;
-    fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
     for (int ci = 0; ci < set->high; ++ci) {
         fcContact* c = set->contacts + ci;
         if (!c->inUse) continue;
-        const fcShape* sa = world->shapes + c->shapeA;
-        const fcShape* sb = world->shapes + c->shapeB;
-        if (!fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy)) {
+        if (!c->overlap) {
             if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
             if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
             fcContacts_Destroy(world, ci);
             continue;
         }
         pairs += 1;
-        const fcBody* ba = world->bodies + c->bodyA;
-        const fcBody* bb = world->bodies + c->bodyB;
-        bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
-        if (!asleep) {
-            fcContacts_MixMaterial(world, c);
-            int n = fcCollide(&sa->geometry, fcShape_GetTransform(world, sa), &sb->geometry, fcShape_GetTransform(world, sb),
-                              fcContacts_Margin(world, c), fresh, FC_MAX_PAIR_MANIFOLDS);
-            fcContacts_Update(world, c, fresh, n);
-        }
-        c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+        if (c->event >= 0) fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
         if (c->enabled && !c->sensor && world->def.preSolve != NULL) fcContacts_PreSolve(world, c);
         set->enabledCount += c->enabled;
         if (c->manifoldCount > 0) {  // sleeping pairs too: islands and the API see them

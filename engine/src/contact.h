@@ -44,6 +44,10 @@ typedef struct fcContact {
     bool touching;            // a point within the slop
     bool sensor;              // one of the shapes is a sensor: overlap only
     bool enabled;             // pre-solve may switch it off for the step
+    // the narrowphase's verdict, left for the collide stage's sequential pass (the narrowphase runs in parallel
+    // and must not touch the pair cache or the event list)
+    bool overlap;             // the fat boxes still overlap (else the pair is destroyed)
+    int8_t event;             // the contact or sensor event to report (fcEventType), -1 none
     int hashNext;             // chain in the pair hash
 } fcContact;
 
