@@ -5,7 +5,6 @@
 #include "solver.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 void fcContacts_Free(fcContactSet* set)
@@ -397,32 +396,56 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
 // The solver sweeps the contacts from the bottom up (along gravity): the load of a stack then reaches the
 // ground within one sweep instead of one box per sweep, and no side of a symmetric pile is always first.
 // Each contact's height is computed once; ties keep the contacts' order.
-static int fcContacts_CompareHeight(const void* x, const void* y)
+//
+// The heights are sorted by their bits: a double's bits, the sign bit flipped for positive numbers and all bits
+// for negative ones, order as the numbers do (-0 is made +0 first, so that it ties with 0), and a stable radix
+// sort of the touching list (in slot order) breaks ties by slot as a comparison sort on (height, slot) would.
+// Eight passes of 8 bits, those where every key has the same byte skipped (most of the exponent's): about a
+// sixth of the instructions of qsort with a comparison callback.
+static uint64_t fcContacts_HeightKey(fcReal height)
 {
-    const fcContactKey* a = x;
-    const fcContactKey* b = y;
-    if (a->height != b->height) return a->height < b->height ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
+    double h = (double)height + 0.0;
+    uint64_t bits;
+    memcpy(&bits, &h, sizeof bits);
+    return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
 static void fcContacts_SortByHeight(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     fcVec3 g = world->def.gravity;
-    if (fcVec3_Length(g) == 0 || set->touchingCount < 2) return;
-    if (set->sortKeyCapacity < set->touchingCount) {
+    int n = set->touchingCount;
+    if (fcVec3_Length(g) == 0 || n < 2) return;
+    if (set->sortKeyCapacity < n) {
         set->sortKeyCapacity = set->touchingCapacity;
-        set->sortKeys = fcRealloc(set->sortKeys, sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
+        set->sortKeys = fcRealloc(set->sortKeys, 2 * sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
     }
-    for (int t = 0; t < set->touchingCount; ++t) {
+    fcContactKey* keys = set->sortKeys;
+    fcContactKey* other = set->sortKeys + set->sortKeyCapacity;
+    int counts[8][256];
+    memset(counts, 0, sizeof counts);
+    for (int t = 0; t < n; ++t) {
         const fcContact* c = set->contacts + set->touching[t];
         const fcBody* a = world->bodies + c->bodyA;
         fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
-        set->sortKeys[t].height = -fcVec3_Dot(g, p);
-        set->sortKeys[t].index = set->touching[t];
+        keys[t].key = fcContacts_HeightKey(-fcVec3_Dot(g, p));
+        keys[t].index = set->touching[t];
+        for (int d = 0; d < 8; ++d) counts[d][(keys[t].key >> (8 * d)) & 255] += 1;
     }
-    qsort(set->sortKeys, (size_t)set->touchingCount, sizeof(fcContactKey), fcContacts_CompareHeight);
-    for (int t = 0; t < set->touchingCount; ++t) set->touching[t] = set->sortKeys[t].index;
+    for (int d = 0; d < 8; ++d) {
+        int* count = counts[d];
+        if (count[(keys[0].key >> (8 * d)) & 255] == n) continue;  // one byte for all: this pass moves nothing
+        for (int b = 0, sum = 0; b < 256; ++b) {
+            int k = count[b];
+            count[b] = sum;
+            sum += k;
+        }
+        for (int t = 0; t < n; ++t) other[count[(keys[t].key >> (8 * d)) & 255]++] = keys[t];
+        fcContactKey* swap = keys;
+        keys = other;
+        other = swap;
+    }
+    for (int t = 0; t < n; ++t) set->touching[t] = keys[t].index;
 }
 
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each

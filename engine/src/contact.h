@@ -105,7 +105,7 @@ typedef struct fcContactBlock {
 } fcContactBlock;
 
 typedef struct fcContactKey {
-    fcReal height;
+    uint64_t key;  // the height's bits, ordered as the heights (contact.c)
     int index;
 } fcContactKey;
 
@@ -117,7 +117,8 @@ typedef struct fcContactSet {
     int hashSize;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
-    fcContactKey* sortKeys;   // (sortKeyCapacity) the touching contacts by height, for the solver's order
+    fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
+                              // radix sort's second buffer
     int sortKeyCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
