@@ -35,12 +35,9 @@ typedef struct fcContactManifold {
 } fcContactManifold;
 
 typedef struct fcContact {
+    // every field but the manifolds first, together: the collide stage's passes over all pair slots read these
+    // and, for most pairs, nothing else (a pair is about 3 KB with its manifolds)
     bool inUse;
-    int shapeA, shapeB;       // shapeA < shapeB
-    int bodyA, bodyB;
-    int manifoldCount;
-    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
-    fcReal friction, restitution, rollingFriction, torsionalFriction;
     bool touching;            // a point within the slop
     bool sensor;              // one of the shapes is a sensor: overlap only
     bool enabled;             // pre-solve may switch it off for the step
@@ -48,7 +45,12 @@ typedef struct fcContact {
     // and must not touch the pair cache or the event list)
     bool overlap;             // the fat boxes still overlap (else the pair is destroyed)
     int8_t event;             // the contact or sensor event to report (fcEventType), -1 none
+    int shapeA, shapeB;       // shapeA < shapeB
+    int bodyA, bodyB;
+    int manifoldCount;
     int hashNext;             // chain in the pair hash
+    fcReal friction, restitution, rollingFriction, torsionalFriction;
+    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
 } fcContact;
 
 // The velocity solve works on compact copies: the velocities of the moving bodies (solver bodies), and the
