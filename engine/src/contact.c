@@ -313,11 +313,13 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, const fcManifo
 static bool fcContacts_Unseen(const fcShape* s) { return s->def.categoryBits == 0 || s->def.maskBits == 0; }
 
 // The grains of the collide stage's parallel loops. A chunk of 64 pair slots costs tens of microseconds (a box-box
-// pair about a microsecond), well above the cost of handing it to a worker; a shape's refit is a few hundred
-// instructions, so only worlds of more than 256 shapes split it. Small worlds (S1, the small tests) stay on the
-// caller.
+// pair about a microsecond), well above the cost of handing it to a worker, but fewer than FC_PAIR_INLINE slots
+// are not worth waking one (a parallel loop costs microseconds, more on a loaded machine: the 68 pairs of a
+// capsule chain took 8 us alone and 22 us split in two). A shape's refit is a few hundred instructions, so
+// only worlds of more than 256 shapes split it. Small worlds (S1, the small tests) stay on the caller.
 #define FC_SHAPE_GRAIN 256
 #define FC_PAIR_GRAIN 64
+#define FC_PAIR_INLINE 256
 
 // per shape, in parallel: the pose of its frame (read by every pair's narrowphase) and its tight box. A static
 // shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put)
@@ -493,7 +495,7 @@ void fcContacts_Collide(fcWorld* world)
     double t1 = fcNowMs();
     prof->broadphase += t1 - t0;
 
-    fcParallelFor(world->tasks, set->high, FC_PAIR_GRAIN, fcContacts_NarrowChunk, world);
+    fcParallelFor(set->high < FC_PAIR_INLINE ? NULL : world->tasks, set->high, FC_PAIR_GRAIN, fcContacts_NarrowChunk, world);
     // in slot order, as if the pairs had been collided one after the other: the same events in the same order,
     // the same free list, for any number of threads
     set->touchingCount = 0;
