@@ -137,13 +137,14 @@ static int fcCompareDouble(const void* a, const void* b)
 
 int main(int argc, char** argv)
 {
-    int repeat = 3;
+    int repeat = 3, threads = 1;
     bool quick = false;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) quick = true, repeat = 1;
         else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: fulcrum-bench-contacts [--quick] [--repeat R]\n");
+            fprintf(stderr, "usage: fulcrum-bench-contacts [--quick] [--repeat R] [--threads T]\n");
             return 2;
         }
     }
@@ -151,10 +152,15 @@ int main(int argc, char** argv)
         fprintf(stderr, "fulcrum-bench-contacts: --repeat must be 1..50\n");
         return 2;
     }
+    if (threads < 1 || threads > FC_MAX_WORKERS) {
+        fprintf(stderr, "fulcrum-bench-contacts: --threads must be 1..%d\n", FC_MAX_WORKERS);
+        return 2;
+    }
     fcBenchScene scenes[] = {{"pyramid20", fcBench_Pyramid, 600}, {"rain1000", fcBench_Rain, 300},
                              {"chain50", fcBench_Chain, 300}, {"ragdolls20", fcBench_Ragdolls, 300}};
-    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off, defaults (2 substeps x 12 sweeps)%s\n",
-           sizeof(fcReal) == 8 ? "double" : "float", quick ? "  QUICK (smoke run: figures not meaningful)" : "");
+    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off, defaults (2 substeps x 12 sweeps), %d thread%s%s\n",
+           sizeof(fcReal) == 8 ? "double" : "float", threads, threads > 1 ? "s" : "",
+           quick ? "  QUICK (smoke run: figures not meaningful)" : "");
     printf("ms/step: median over %d runs of the per-run mean; split: means over the run\n\n", repeat);
     printf("%-11s %6s %8s %8s %8s %8s %8s %8s %7s %7s %6s %9s %9s\n", "scene", "bodies", "ms/step", "worst", "broad",
            "narrow", "csolve", "joints", "pairs", "points", "sweeps", "resid m/s", "pen m");
@@ -165,6 +171,7 @@ int main(int argc, char** argv)
         for (int r = 0; r < repeat; ++r) {
             fcWorldDef wd = fcDefaultWorldDef();
             wd.enableSleeping = false;
+            wd.workerCount = threads;
             fcWorldId w = fcCreateWorld(&wd);
             scenes[s].build(w);
             bodies = fcWorld_GetBodyCount(w);

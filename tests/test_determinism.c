@@ -1,11 +1,36 @@
 // SPDX-License-Identifier: MIT
 // Threads change nothing: the same world stepped with 1, 2 and 3 workers ends in bit-identical states (poses,
-// velocities, every joint's multipliers and every contact's impulses), and bad worker counts are refused.
+// velocities, every joint's multipliers and every contact's impulses) and reports the same events and contacts in
+// the same order every step; bad worker counts are refused.
 #include "test_macros.h"
 
 #include "fulcrum/fulcrum.h"
 
 #include <string.h>
+
+// box k of a pile: tilted a little, differently for each k, so that the boxes topple and slide
+static fcBodyId fcAddBox(fcWorldId w, int k, fcVec3 position, fcReal half)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = position;
+    bd.orientation = fcQuat_Normalize((fcQuat){1, 0.05 * (k % 7 - 3), 0.04 * (k % 5 - 2), 0.1 * (k % 3 - 1)});
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcShapeDef box = fcDefaultShapeDef();
+    box.type = fc_boxShape;
+    box.halfExtents = fcV3(half, half, half);
+    box.density = 1000;
+    fcCreateShape(b, &box);
+    return b;
+}
+
+static void fcAddGround(fcWorldId w)
+{
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    fcShapeDef plane = fcDefaultShapeDef();
+    plane.type = fc_planeShape;
+    fcCreateShape(fcCreateBody(w, &gd), &plane);
+}
 
 // A 3000-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), and
 // beside it a pile of 120 boxes falling onto the ground (contacts: the collide and contact stages).
@@ -30,24 +55,9 @@ static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJ
         joints[nj++] = fcCreateJoint(w, &jd);
         bodies[nb++] = prev = b;
     }
-    fcBodyDef gd = fcDefaultBodyDef();
-    gd.type = fc_staticBody;
-    fcBodyId ground = fcCreateBody(w, &gd);
-    fcShapeDef plane = fcDefaultShapeDef();
-    plane.type = fc_planeShape;
-    fcCreateShape(ground, &plane);
-    for (int k = 0; k < 120; ++k) {
-        fcBodyDef bd = fcDefaultBodyDef();
-        bd.position = fcV3(-20 + (k % 5) * 0.6 + 0.05 * (k % 3), (k / 5 % 4) * 0.6, 0.3 + (k / 20) * 0.7);
-        bd.orientation = fcQuat_Normalize((fcQuat){1, 0.05 * (k % 7 - 3), 0.04 * (k % 5 - 2), 0.1 * (k % 3 - 1)});
-        fcBodyId b = fcCreateBody(w, &bd);
-        fcShapeDef box = fcDefaultShapeDef();
-        box.type = fc_boxShape;
-        box.halfExtents = fcV3(0.25, 0.25, 0.25);
-        box.density = 1000;
-        fcCreateShape(b, &box);
-        bodies[nb++] = b;
-    }
+    fcAddGround(w);
+    for (int k = 0; k < 120; ++k)
+        bodies[nb++] = fcAddBox(w, k, fcV3(-20 + (k % 5) * 0.6 + 0.05 * (k % 3), (k / 5 % 4) * 0.6, 0.3 + (k / 20) * 0.7), 0.25);
     *bodyCount = nb;
     *jointCount = nj;
     return w;
@@ -106,6 +116,92 @@ static int test_threads_bit_identical(void)
     return 0;
 }
 
+// A pile of 600 boxes dropped in a tight 10 x 10 x 6 block onto the ground, through a static sensor slab: some
+// 3000 shape pairs, so the collide stage's parallel loops (shapes, pair slots) run in many chunks. Every step's
+// events (contact and sensor begin and end, in order) and contacts (in the API's order, with their points'
+// ids, separations and impulses) must be the same for 1, 2 and 3 workers.
+typedef struct fcPileTrace {
+    int events, contacts, pairs;
+    unsigned long long hash;  // FNV-1a over every step's events and contacts
+} fcPileTrace;
+
+static void fcHash(unsigned long long* h, const void* data, size_t size)
+{
+    const unsigned char* p = data;
+    for (size_t i = 0; i < size; ++i) *h = (*h ^ p[i]) * 1099511628211ull;
+}
+
+static void fcHashVec(unsigned long long* h, fcVec3 v)
+{
+    fcReal c[3] = {v.x, v.y, v.z};
+    fcHash(h, c, sizeof c);
+}
+
+static fcPileTrace fcRunPile(int workers)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.workerCount = workers;
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcAddGround(w);
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    fcShapeDef slab = fcDefaultShapeDef();
+    slab.type = fc_boxShape;
+    slab.halfExtents = fcV3(1.2, 1.2, 0.1);
+    slab.isSensor = true;
+    gd.position = fcV3(0, 0, 0.8);
+    fcCreateShape(fcCreateBody(w, &gd), &slab);
+    for (int k = 0; k < 600; ++k)
+        fcAddBox(w, k, fcV3(-2.25 + (k % 10) * 0.45, -2.25 + (k / 10 % 10) * 0.45, 0.3 + (k / 100) * 0.45), 0.2);
+    fcPileTrace t = {0, 0, 0, 14695981039346656037ull};
+    for (int s = 0; s < 60; ++s) {
+        fcWorld_Step(w);
+        int n = fcWorld_GetEventCount(w);
+        t.events += n;
+        for (int e = 0; e < n; ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            int ids[3] = {(int)ev.type, (int)ev.shapeA.index1, (int)ev.shapeB.index1};
+            fcHash(&t.hash, ids, sizeof ids);
+            fcHashVec(&t.hash, ev.point);
+            fcHashVec(&t.hash, ev.normal);
+            fcHash(&t.hash, &ev.forceBefore, sizeof ev.forceBefore);
+        }
+        int nc = fcWorld_GetContactCount(w);
+        t.contacts += nc;
+        for (int c = 0; c < nc; ++c) {
+            fcContactData d = fcWorld_GetContact(w, c);
+            int ids[3] = {(int)d.shapeA.index1, (int)d.shapeB.index1, d.pointCount};
+            fcHash(&t.hash, ids, sizeof ids);
+            fcHashVec(&t.hash, d.normal);
+            for (int k = 0; k < d.pointCount; ++k) {
+                fcHash(&t.hash, &d.points[k].id, sizeof d.points[k].id);
+                fcHash(&t.hash, &d.points[k].separation, sizeof(fcReal));
+                fcHash(&t.hash, &d.points[k].normalImpulse, sizeof(fcReal));
+                fcHash(&t.hash, d.points[k].tangentImpulse, 2 * sizeof(fcReal));
+            }
+        }
+        int pairs = fcWorld_GetStats(w).shapePairs;
+        t.pairs = pairs > t.pairs ? pairs : t.pairs;
+    }
+    fcDestroyWorld(w);
+    return t;
+}
+
+static int test_pile_events_bit_identical(void)
+{
+    fcPileTrace t[3];
+    for (int run = 0; run < 3; ++run) t[run] = fcRunPile(run + 1);
+    printf("  600 boxes through a sensor, 60 steps: up to %d pairs, %d events, %d contacts; hashes %llx %llx %llx\n",
+           t[0].pairs, t[0].events, t[0].contacts, t[0].hash, t[1].hash, t[2].hash);
+    ENSURE(t[0].pairs > 20 * 64 && t[0].events > 100);  // many chunks of pair slots, and events to order
+    for (int run = 1; run < 3; ++run) {
+        ENSURE(t[run].events == t[0].events && t[run].contacts == t[0].contacts && t[run].pairs == t[0].pairs);
+        ENSURE(t[run].hash == t[0].hash);
+    }
+    return 0;
+}
+
 static int test_worker_count_refused(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -128,6 +224,7 @@ int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_pile_events_bit_identical);
     RUN_TEST(test_worker_count_refused);
     TEST_MAIN_END();
 }

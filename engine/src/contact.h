@@ -35,16 +35,22 @@ typedef struct fcContactManifold {
 } fcContactManifold;
 
 typedef struct fcContact {
+    // every field but the manifolds first, together: the collide stage's passes over all pair slots read these
+    // and, for most pairs, nothing else (a pair is about 3 KB with its manifolds)
     bool inUse;
-    int shapeA, shapeB;       // shapeA < shapeB
-    int bodyA, bodyB;
-    int manifoldCount;
-    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
-    fcReal friction, restitution, rollingFriction, torsionalFriction;
     bool touching;            // a point within the slop
     bool sensor;              // one of the shapes is a sensor: overlap only
     bool enabled;             // pre-solve may switch it off for the step
+    // the narrowphase's verdict, left for the collide stage's sequential pass (the narrowphase runs in parallel
+    // and must not touch the pair cache or the event list)
+    bool overlap;             // the fat boxes still overlap (else the pair is destroyed)
+    int8_t event;             // the contact or sensor event to report (fcEventType), -1 none
+    int shapeA, shapeB;       // shapeA < shapeB
+    int bodyA, bodyB;
+    int manifoldCount;
     int hashNext;             // chain in the pair hash
+    fcReal friction, restitution, rollingFriction, torsionalFriction;
+    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
 } fcContact;
 
 // The velocity solve works on compact copies: the velocities of the moving bodies (solver bodies), and the
@@ -101,7 +107,7 @@ typedef struct fcContactBlock {
 } fcContactBlock;
 
 typedef struct fcContactKey {
-    fcReal height;
+    uint64_t key;  // the height's bits, ordered as the heights (contact.c)
     int index;
 } fcContactKey;
 
@@ -113,7 +119,8 @@ typedef struct fcContactSet {
     int hashSize;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
-    fcContactKey* sortKeys;   // (sortKeyCapacity) the touching contacts by height, for the solver's order
+    fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
+                              // radix sort's second buffer
     int sortKeyCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)

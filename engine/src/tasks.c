@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The worker pool behind fcParallelFor: workers sleep on a condition variable between loops, claim chunks with
-// an atomic counter during one, and the caller waits (spinning, then yielding) until every chunk is done and
-// every worker has left the loop, so the next loop never meets a worker of the last one.
+// The worker pool behind fcParallelFor: workers sleep on a condition variable between loops and claim chunks from
+// one atomic claim word during one; the caller runs chunks too and returns once every chunk is done. A worker
+// that wakes late, after its loop was finished (by the caller alone, on a loaded machine), finds the word of
+// another loop and goes back to sleep: the caller never waits for a worker that has no chunk.
 #define _POSIX_C_SOURCE 200809L
 #include "tasks.h"
 
@@ -10,38 +11,56 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
+
+// The claim word: the loop's generation (24 bits), its chunk count and the next chunk to claim (20 bits each). A
+// chunk is claimed by compare-and-swap only while the word still names the claimer's loop, so a chunk is never
+// taken from a later loop by a worker of an earlier one, and the loop's parameters cannot change under a worker
+// that holds a chunk (the caller publishes the next loop only when every chunk is done).
+#define FC_TASK_BITS 20
+#define FC_TASK_MASK ((1u << FC_TASK_BITS) - 1)
+#define FC_TASK_GENERATIONS 0xFFFFFFu
 
 struct fcTaskPool {
     int workerCount;
     pthread_t* workers;
     pthread_mutex_t mutex;
     pthread_cond_t wake;
-    // the loop being run (written by the caller under the mutex before `generation` moves)
+    // the loop being run (written by the caller before the claim word names it)
     fcTaskFcn* fn;
     void* context;
-    int count, grain, chunks;
-    atomic_int next;     // the next chunk to claim
+    int count, grain;
+    _Atomic uint64_t claim;
     atomic_int pending;  // chunks not finished
-    atomic_int inside;   // workers that have not yet left the loop
-    int generation;      // bumped for each loop; a worker runs each generation once
+    uint32_t generation; // the last loop's, 1 .. 2^24 - 1 (under the mutex)
     bool quit;
 };
 
-static void fcTasks_RunChunks(fcTaskPool* pool)
+static uint64_t fcTasks_Word(uint32_t generation, int chunks, int next)
 {
+    return (uint64_t)generation << (2 * FC_TASK_BITS) | (uint64_t)chunks << FC_TASK_BITS | (uint64_t)next;
+}
+
+static void fcTasks_RunChunks(fcTaskPool* pool, uint32_t generation)
+{
+    uint64_t word = atomic_load_explicit(&pool->claim, memory_order_acquire);
     for (;;) {
-        int c = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
-        if (c >= pool->chunks) return;
+        if ((uint32_t)(word >> (2 * FC_TASK_BITS)) != generation) return;  // a later loop
+        int chunks = (int)((word >> FC_TASK_BITS) & FC_TASK_MASK), c = (int)(word & FC_TASK_MASK);
+        if (c >= chunks) return;
+        if (!atomic_compare_exchange_weak_explicit(&pool->claim, &word, word + 1, memory_order_acquire, memory_order_acquire))
+            continue;  // another thread claimed it: word holds the new value
         int begin = c * pool->grain, end = begin + pool->grain < pool->count ? begin + pool->grain : pool->count;
         pool->fn(pool->context, begin, end);
         atomic_fetch_sub_explicit(&pool->pending, 1, memory_order_release);
+        word = atomic_load_explicit(&pool->claim, memory_order_acquire);
     }
 }
 
 static void* fcTasks_Worker(void* arg)
 {
     fcTaskPool* pool = arg;
-    int seen = 0;
+    uint32_t seen = 0;
     for (;;) {
         pthread_mutex_lock(&pool->mutex);
         while (!pool->quit && pool->generation == seen) pthread_cond_wait(&pool->wake, &pool->mutex);
@@ -49,8 +68,7 @@ static void* fcTasks_Worker(void* arg)
         seen = pool->generation;
         pthread_mutex_unlock(&pool->mutex);
         if (quit) return NULL;
-        fcTasks_RunChunks(pool);
-        atomic_fetch_sub_explicit(&pool->inside, 1, memory_order_release);
+        fcTasks_RunChunks(pool, seen);
     }
 }
 
@@ -62,6 +80,8 @@ fcTaskPool* fcTaskPool_Create(int threads)
     }
     fcTaskPool* pool = fcAllocZeroed(sizeof *pool);
     pool->workers = fcAlloc(sizeof(pthread_t) * (size_t)(threads - 1));
+    atomic_init(&pool->claim, fcTasks_Word(0, 0, 0));
+    atomic_init(&pool->pending, 0);
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     for (int i = 0; i < threads - 1; ++i) {
@@ -93,6 +113,8 @@ void fcParallelFor(fcTaskPool* pool, int count, int grain, fcTaskFcn* fn, void* 
 {
     if (count <= 0) return;
     if (grain < 1) grain = 1;
+    // more chunks than the claim word counts: larger ones (still fixed by the loop alone)
+    if ((count - 1) / grain >= (int)FC_TASK_MASK) grain = (count - 1) / ((int)FC_TASK_MASK - 1) + 1;
     int chunks = (count + grain - 1) / grain;
     if (pool == NULL || chunks < 2) {
         for (int c = 0; c < chunks; ++c) fn(context, c * grain, c * grain + grain < count ? c * grain + grain : count);
@@ -103,17 +125,14 @@ void fcParallelFor(fcTaskPool* pool, int count, int grain, fcTaskFcn* fn, void* 
     pool->context = context;
     pool->count = count;
     pool->grain = grain;
-    pool->chunks = chunks;
-    atomic_store(&pool->next, 0);
-    atomic_store(&pool->pending, chunks);
-    atomic_store(&pool->inside, pool->workerCount);
-    pool->generation += 1;
+    // 1 .. 2^24 - 1: a worker starts having seen 0, and the word of no loop names 0
+    uint32_t generation = pool->generation = pool->generation % FC_TASK_GENERATIONS + 1;
+    atomic_store_explicit(&pool->pending, chunks, memory_order_relaxed);
+    atomic_store_explicit(&pool->claim, fcTasks_Word(generation, chunks, 0), memory_order_release);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
-    fcTasks_RunChunks(pool);
-    // every chunk done and every worker out of the loop (a late worker only finds no chunk left)
-    for (int spin = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) > 0 ||
-                       atomic_load_explicit(&pool->inside, memory_order_acquire) > 0;
-         ++spin)
+    fcTasks_RunChunks(pool, generation);
+    // every chunk done (a chunk a worker holds is waited for; a worker that never woke is not)
+    for (int spin = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) > 0; ++spin)
         if (spin > 1000) sched_yield();
 }

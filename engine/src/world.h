@@ -61,6 +61,7 @@ typedef struct fcShape {
     int proxy;            // broadphase handle, -1 when none
     bool proxyStale;      // unseen (category or mask 0): the body moved since the proxy was refreshed
     fcAabb aabb;          // tight world box at the last collide stage
+    fcTransform transform;  // shape frame -> world at the last collide stage (or creation): the narrowphase's
 } fcShape;
 
 // A joint in world storage. Local quantities are in the frame of their body (world frame for the world).
