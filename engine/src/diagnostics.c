@@ -17,6 +17,13 @@ bool fcDiagnostics_ValidateBodies(const fcWorld* world)
     return true;
 }
 
+static fcReal fcDiagnostics_KineticEnergy(const fcBody* b)
+{
+    fcVec3 v = b->linearVelocity;
+    fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
+    return 0.5 * b->mass * fcVec3_Dot(v, v) + 0.5 * fcVec3_Dot(wBody, fcMat33_MulV(b->inertiaLocal, wBody));
+}
+
 void fcDiagnostics_Energy(const fcWorld* world, fcReal* kinetic, fcReal* gravity)
 {
     fcReal k = 0, p = 0;
@@ -24,9 +31,7 @@ void fcDiagnostics_Energy(const fcWorld* world, fcReal* kinetic, fcReal* gravity
     for (int i = 0; i < world->bodyHigh; ++i) {
         const fcBody* b = world->bodies + i;
         if (!b->inUse || b->type != fc_dynamicBody) continue;
-        fcVec3 v = b->linearVelocity;
-        fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
-        k += 0.5 * b->mass * fcVec3_Dot(v, v) + 0.5 * fcVec3_Dot(wBody, fcMat33_MulV(b->inertiaLocal, wBody));
+        k += fcDiagnostics_KineticEnergy(b);
         p -= b->mass * fcVec3_Dot(g, b->position);
     }
     *kinetic = k;
@@ -73,25 +78,34 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
         joint->violation = FC_SQRT(sum);
         if (joint->unilateral) joint->lastForce = joint->impulse[0] / h;
         if (!fcJoint_IsSoft(joint) && joint->violation > worst) worst = joint->violation;
+        fcJoint_UpdateCoordinate(world, joint);
     }
     st->maxViolation = worst;
+    // joints out of the system (both bodies kinematic or static) still have coordinates that move
+    if (r->blockCount < world->jointCount)
+        for (int j = 0; j < world->jointHigh; ++j) {
+            fcJoint* joint = world->joints + j;
+            if (joint->inUse && joint->rowStart < 0) fcJoint_UpdateCoordinate(world, joint);
+        }
 
-    fcReal kinetic, potential, power = 0;
-    fcDiagnostics_Energy(world, &kinetic, &potential);
-    potential += springEnergy;
+    // energy and the power of the constraint impulses in one pass over the bodies (a large world's bodies
+    // outgrow the caches: each pass over them costs memory traffic)
+    fcReal kinetic = 0, potential = 0, power = 0;
+    fcVec3 g = world->def.gravity;
     for (int k = 0; k < world->bodyHigh; ++k) {
-        fcBody* b = world->bodies + k;
+        const fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody) continue;
+        kinetic += fcDiagnostics_KineticEnergy(b);
+        potential -= b->mass * fcVec3_Dot(g, b->position);
         // work of the step's constraint impulse at the mean velocity of the step
         fcVec3 vm = fcVec3_Scale(0.5, fcVec3_Add(b->linearVelocity, b->stepStartVelocity));
         fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(b->angularVelocity, b->stepStartAngularVelocity));
         power += (fcVec3_Dot(b->constraintImpulse, vm) + fcVec3_Dot(b->constraintAngularImpulse, wm)) / h;
     }
+    potential += springEnergy;
     st->kineticEnergy = kinetic;
     st->potentialEnergy = potential;
     st->energy = kinetic + potential;
     st->constraintPower = power;
     st->constraintWork += power * h;
-    for (int j = 0; j < world->jointHigh; ++j)
-        if (world->joints[j].inUse) fcJoint_UpdateCoordinate(world, world->joints + j);
 }

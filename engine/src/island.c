@@ -47,30 +47,29 @@ void fcIslands_Update(fcWorld* world)
     int* minSleep = parent + n;  // per root: 1 when every member has rested long enough
     int* disturbed = parent + 2 * n;
     for (int k = 0; k < n; ++k) parent[k] = k, minSleep[k] = 1, disturbed[k] = 0;
+    // one pass over the joints and one over the touching contacts: the islands they join, and the disturbances
+    // (moving kinematic bodies touching or joined to a body, motors)
     for (int j = 0; j < world->jointHigh; ++j) {
         const fcJoint* joint = world->joints + j;
         if (!joint->inUse) continue;
-        if (fcIsland_Joins(world, joint->bodyA, joint->bodyB)) fcIsland_Union(parent, joint->bodyA, joint->bodyB);
+        if (fcIsland_Joins(world, joint->bodyA, joint->bodyB)) {
+            fcIsland_Union(parent, joint->bodyA, joint->bodyB);
+        } else {
+            if (fcIsland_Disturbs(world, joint->bodyA) && joint->bodyB >= 0) disturbed[joint->bodyB] = 1;
+            if (joint->bodyA >= 0 && fcIsland_Disturbs(world, joint->bodyB)) disturbed[joint->bodyA] = 1;
+        }
+        if (joint->enableMotor) disturbed[joint->bodyB] = 1;  // a motor drives: it never sleeps
     }
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {
         const fcContact* c = set->contacts + set->touching[t];
         if (!c->touching || c->sensor) continue;
-        if (fcIsland_Joins(world, c->bodyA, c->bodyB)) fcIsland_Union(parent, c->bodyA, c->bodyB);
-    }
-    // disturbances: moving kinematic bodies touching or joined to a body
-    for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
-        if (!c->touching || c->sensor) continue;
-        if (fcIsland_Disturbs(world, c->bodyA) && c->bodyB >= 0) disturbed[c->bodyB] = 1;
-        if (fcIsland_Disturbs(world, c->bodyB) && c->bodyA >= 0) disturbed[c->bodyA] = 1;
-    }
-    for (int j = 0; j < world->jointHigh; ++j) {
-        const fcJoint* joint = world->joints + j;
-        if (!joint->inUse) continue;
-        if (fcIsland_Disturbs(world, joint->bodyA) && joint->bodyB >= 0) disturbed[joint->bodyB] = 1;
-        if (joint->bodyA >= 0 && fcIsland_Disturbs(world, joint->bodyB)) disturbed[joint->bodyA] = 1;
-        if (joint->enableMotor) disturbed[joint->bodyB] = 1;  // a motor drives: it never sleeps
+        if (fcIsland_Joins(world, c->bodyA, c->bodyB)) {
+            fcIsland_Union(parent, c->bodyA, c->bodyB);
+        } else {
+            if (fcIsland_Disturbs(world, c->bodyA) && c->bodyB >= 0) disturbed[c->bodyB] = 1;
+            if (fcIsland_Disturbs(world, c->bodyB) && c->bodyA >= 0) disturbed[c->bodyA] = 1;
+        }
     }
     fcReal h = world->stepH, v2 = world->def.sleepVelocity * world->def.sleepVelocity;
     for (int k = 0; k < n; ++k) {
