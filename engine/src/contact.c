@@ -22,6 +22,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->blocks);
     fcFree(set->positions);
     fcFree(set->spins);
+    fcFree(set->curves);
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
