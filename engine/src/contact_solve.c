@@ -875,7 +875,8 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
 // One block's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
 // spinning resistance, then friction. Points in the given order (reversed on alternate sweeps). Returns the
 // largest impulse change per lane. An empty lane or point has zero rows and changes nothing.
-FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse)
+FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse,
+                                        fcV4 settled, fcV4* unsettled)
 {
     fcBody4 a, b;
     fcBody4_Gather(&a, bodies, blk->a);
@@ -897,6 +898,8 @@ FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spi
         largest = fcV4_Max(largest, fcV4_Abs(delta));
         totalNormal = fcV4_Add(totalNormal, next);
     }
+    // settled: no normal impulse of the manifold moved by more than FC_CONTACT_SETTLED of its load
+    *unsettled = fcV4_Max(*unsettled, fcV4_Sub(largest, fcV4_Mul(settled, totalNormal)));
     // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
     // before friction, so that the sweep ends with the contact points' sliding settled
     if (spin) {
@@ -959,23 +962,24 @@ FC_SIMD_CLONES static void fcContacts_WarmStartBlocks(fcContactSet* set)
 
 void fcContacts_WarmStart(fcWorld* world) { fcContacts_WarmStartBlocks(&world->contacts); }
 
-FC_SIMD_CLONES static fcReal fcContacts_SweepBlocks(fcContactSet* set, bool cone, bool reverse)
+FC_SIMD_CLONES static fcReal fcContacts_SweepBlocks(fcContactSet* set, bool cone, bool reverse, bool* settledOut)
 {
-    fcV4 largest = fcV4_Splat(0);
+    fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
     int n = set->blockCount;
     for (int k = 0; k < n; ++k) {
         fcContactBlock* blk = set->blocks + (reverse ? n - 1 - k : k);
         fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, cone, reverse));
+        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, cone, reverse, settled, &unsettled));
     }
+    *settledOut = !(fcV4_MaxLane(unsettled) > 0);
     return fcV4_MaxLane(largest);
 }
 
 // One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
 // so that no point and no contact is always first: a one-way order tilts a resting stack.
-fcReal fcContacts_Sweep(fcWorld* world, int sweep)
+fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 {
-    return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0);
+    return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0, settled);
 }
 
 // After the sweeps of a (sub)step: the step's totals, and the residuals: complementarity
@@ -1115,11 +1119,11 @@ void fcContacts_EndStep(fcWorld* world)
 // ---------------------------------------------------------------------------------------------------------------------
 
 // the separations at the current poses (and, with rows, the rows along the normals at the current lever
-// arms); returns the deepest overlap
-FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows)
+// arms); returns the deepest overlap, and in *bounces whether a point has a bounce to place
+FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows, bool* bounces)
 {
     fcContactSet* set = &world->contacts;
-    fcV4 deepest = fcV4_Splat(0);
+    fcV4 deepest = fcV4_Splat(0), bounced = fcV4_Splat(0);
     for (int bi = 0; bi < set->blockCount; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         fcContactPosition4* pos = set->positions + bi;
@@ -1150,12 +1154,14 @@ FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows)
             }
             fcV4_Store(pos->separation[i], s);
             deepest = fcV4_Max(deepest, fcV4_Neg(s));
+            bounced = fcV4_Max(bounced, fcV4_Load(sp->bounced));
             if (!rows) continue;
             fcVec3x4_Store(pos->row[i].angA[0], fcVec3x4_Cross(ra, n));
             fcVec3x4_Store(pos->row[i].angB[0], fcVec3x4_Cross(rb, n));
             fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB);
         }
     }
+    *bounces = fcV4_MaxLane(bounced) > 0;
     return fcV4_MaxLane(deepest);
 }
 
@@ -1206,8 +1212,16 @@ static void fcContacts_LoadInertias(fcWorld* world)
 void fcContacts_SolvePositions(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
+    // no overlap past the slop and no bounce to place (a resting stack, most substeps): nothing to correct, and
+    // the rows need not be built (the first pass would correct nothing)
+    bool bounces = false;
+    fcReal deepest = fcContacts_PositionRows(world, false, &bounces);
+    if (deepest <= world->def.contactSlop && !bounces) {
+        world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
+        return;
+    }
     fcContacts_LoadInertias(world);
-    fcReal deepest = fcContacts_PositionRows(world, true);
+    deepest = fcContacts_PositionRows(world, true, &bounces);
     memset(set->solverBodies, 0, sizeof(fcSolverBody) * (size_t)set->solverBodyCount);
     bool moved = false;
     for (int it = 0; it < world->def.contactPositionIterations; ++it) {
@@ -1223,7 +1237,7 @@ void fcContacts_SolvePositions(fcWorld* world)
             b->orientation = fcQuat_Normalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), b->orientation));
             fcBody_UpdateInverseInertia(b);
         }
-        deepest = fcContacts_PositionRows(world, false);
+        deepest = fcContacts_PositionRows(world, false, &bounces);
     }
     world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
 }
