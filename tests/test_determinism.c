@@ -106,6 +106,103 @@ static int test_threads_bit_identical(void)
     return 0;
 }
 
+// S3's pyramid beside a carpet of 300 boxes on the ground and a few bouncing balls: over 700 manifolds, so that
+// the contact stages' loops over all blocks (64 a chunk) split into chunks, and the ground's colour (over 64
+// blocks, 32 a chunk) is swept in parallel chunks; the balls' contacts follow round surfaces and bounce.
+static fcWorldId fcBuildContactWorld(int workers, fcBodyId* bodies, int* bodyCount)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.workerCount = workers;
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    fcBodyId ground = fcCreateBody(w, &gd);
+    fcShapeDef plane = fcDefaultShapeDef();
+    plane.type = fc_planeShape;
+    plane.friction = 0.6;
+    fcCreateShape(ground, &plane);
+    int n = 0;
+    for (int r = 0; r < 20; ++r)
+        for (int j = 0; j < 20 - r; ++j) {
+            fcBodyDef bd = fcDefaultBodyDef();
+            bd.position = fcV3((j - (19 - r) / 2.0) * 1.05, 0, 0.5 + r);
+            bodies[n] = fcCreateBody(w, &bd);
+            fcShapeDef box = fcDefaultShapeDef();
+            box.type = fc_boxShape;
+            box.halfExtents = fcV3(0.5, 0.5, 0.5);
+            box.friction = 0.6;
+            fcCreateShape(bodies[n++], &box);
+        }
+    for (int k = 0; k < 300; ++k) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(-15 + (k % 30) * 1.0, 5 + (k / 30) * 1.0, 0.2);
+        bd.orientation = fcQuat_Normalize((fcQuat){1, 0, 0, 0.02 * (k % 5 - 2)});
+        bodies[n] = fcCreateBody(w, &bd);
+        fcShapeDef box = fcDefaultShapeDef();
+        box.type = fc_boxShape;
+        box.halfExtents = fcV3(0.4, 0.4, 0.2);
+        fcCreateShape(bodies[n++], &box);
+    }
+    for (int k = 0; k < 6; ++k) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(-12 + 4.0 * k, 6.0 + 0.3 * k, 1.2 + 0.1 * k);
+        bodies[n] = fcCreateBody(w, &bd);
+        fcShapeDef ball = fcDefaultShapeDef();
+        ball.radius = 0.3;
+        ball.restitution = 0.7;
+        fcCreateShape(bodies[n++], &ball);
+        fcBody_SetLinearVelocity(bodies[n - 1], fcV3(0.5, 0, -4));
+    }
+    *bodyCount = n;
+    return w;
+}
+
+static int test_contact_stages_bit_identical(void)
+{
+    enum { maxBodies = 600, maxContacts = 1200, steps = 30 };
+    static fcBodyId bodies[3][maxBodies];
+    static fcSnapshot states[3][maxBodies];
+    static fcContactData contacts[3][maxContacts];
+    int bodyCount = 0, contactCount[3] = {0}, events[3] = {0};
+    for (int run = 0; run < 3; ++run) {
+        fcWorldId w = fcBuildContactWorld(run + 1, bodies[run], &bodyCount);
+        for (int s = 0; s < steps; ++s) {
+            ENSURE(fcWorld_Step(w));
+            events[run] += fcWorld_GetEventCount(w);
+        }
+        ENSURE(fcWorld_GetStats(w).contactCount >= 650);  // over 160 blocks; the ground's colour over 80
+        for (int i = 0; i < bodyCount; ++i) {
+            fcBodyId b = bodies[run][i];
+            fcSnapshot* sn = &states[run][i];
+            memset(sn, 0, sizeof *sn);
+            sn->x = fcBody_GetPosition(b), sn->q = fcBody_GetOrientation(b);
+            sn->v = fcBody_GetLinearVelocity(b), sn->w = fcBody_GetAngularVelocity(b);
+        }
+        contactCount[run] = fcWorld_GetContactCount(w);
+        ENSURE(contactCount[run] > 0 && contactCount[run] <= maxContacts);
+        for (int c = 0; c < contactCount[run]; ++c) contacts[run][c] = fcWorld_GetContact(w, c);
+        fcDestroyWorld(w);
+    }
+    int differing = 0;
+    for (int run = 1; run < 3; ++run) {
+        ENSURE(contactCount[run] == contactCount[0] && events[run] == events[0]);
+        for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
+        for (int c = 0; c < contactCount[0]; ++c) {
+            const fcContactData *a = &contacts[run][c], *b = &contacts[0][c];
+            differing += a->pointCount != b->pointCount || memcmp(&a->force, &b->force, sizeof a->force) != 0;
+            for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
+                differing += a->points[k].normalImpulse != b->points[k].normalImpulse ||
+                             a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
+                             a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
+        }
+    }
+    printf("  pyramid, carpet and balls: %d bodies, %d contacts, %d events after %d steps with 1, 2 and 3 workers: %d values "
+           "differ\n", bodyCount, contactCount[0], events[0], steps, differing);
+    ENSURE(differing == 0);
+    return 0;
+}
+
 static int test_worker_count_refused(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -128,6 +225,7 @@ int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_contact_stages_bit_identical);
     RUN_TEST(test_worker_count_refused);
     TEST_MAIN_END();
 }

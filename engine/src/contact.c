@@ -23,6 +23,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->positions);
     fcFree(set->spins);
     fcFree(set->curves);
+    fcFree(set->chunkSlots);
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);

@@ -171,6 +171,10 @@ typedef struct fcContactSet {
     int spinCount, spinCapacity;
     fcContactCurve4* curves;
     int curveCount, curveCapacity;
+    int colorCount;               // colours in use; colour c's blocks are [colorBlocks[c], colorBlocks[c + 1]), the
+    int colorBlocks[65];          // blocks past colorBlocks[colorCount] (past the colours) may share bodies
+    fcReal* chunkSlots;           // the maxima of a parallel loop's chunks (contact_solve.c)
+    int chunkSlotCapacity;
     int* colorScratch;            // the layout's scratch: colours of the manifolds, floors of the bodies
     int colorScratchCapacity;
     uint64_t* colorUsed;          // per fcBody, the colours of its manifolds

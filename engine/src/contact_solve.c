@@ -7,6 +7,7 @@
 // stays the physical impulse.
 #include "simd.h"
 #include "solver.h"
+#include "tasks.h"
 
 #include <math.h>
 #include <string.h>
@@ -169,6 +170,94 @@ FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcVec3x4* d, fcV4
     b->v = fcVec3x4_Add(b->v, fcVec3x4_Scale(lb, *d));
     a->w = fcVec3x4_Sub(a->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangA[0])));
     b->w = fcVec3x4_Add(b->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangB[0])));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Threads (tasks.h): a loop over blocks in chunks of a fixed number of blocks, so that any number of workers gives
+// the same bits. Prepare, the residuals, the write-back and the position pass's measurement read the bodies and
+// write their own blocks: any chunks of blocks. The warm start and the sweeps write the solver bodies: a colour's
+// blocks share no dynamic body, so a colour's chunks run together, the colours one after another (what a sweep
+// computes is then the sequential sweep's, bit for bit). Each chunk keeps its maxima in its own slots, reduced by
+// the caller in chunk order. A chunk costs a few microseconds to hand out, so a loop or a colour smaller than two
+// chunks runs on the calling thread: S3's colours (a pyramid's rows, about 5 blocks each) never split.
+// ---------------------------------------------------------------------------------------------------------------------
+
+#define FC_CONTACT_GRAIN 64        // blocks a chunk, for the loops over all blocks
+#define FC_CONTACT_COLOR_GRAIN 32  // blocks a chunk, for a colour's blocks
+#define FC_CONTACT_SLOTS 2         // maxima a chunk reports
+
+typedef struct fcContactTask {
+    fcWorld* world;
+    int first, grain;  // the loop's first block, its grain: a chunk [begin, end) is blocks first + begin.., slots begin / grain
+    bool cone, reverse, rows;
+    fcReal max[FC_CONTACT_SLOTS];  // the slots' maxima over the chunks (-inf: none)
+} fcContactTask;
+
+// a chunk's slot k
+static fcReal* fcContacts_Slot(const fcContactTask* task, int begin, int k)
+{
+    return task->world->contacts.chunkSlots + FC_CONTACT_SLOTS * (begin / task->grain) + k;
+}
+
+// fn over blocks [first, first + count) in chunks of grain, its slots' maxima into task->max
+static void fcContacts_RunChunks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task, int first, int count, int grain)
+{
+    fcContactSet* set = &world->contacts;
+    int chunks = (count + grain - 1) / grain;
+    for (int k = 0; k < FC_CONTACT_SLOTS * chunks; ++k) set->chunkSlots[k] = -INFINITY;
+    task->first = first;
+    task->grain = grain;
+    fcParallelFor(chunks > 1 ? world->tasks : NULL, count, grain, fn, task);
+    for (int k = 0; k < FC_CONTACT_SLOTS * chunks; ++k)
+        task->max[k % FC_CONTACT_SLOTS] = fmax(task->max[k % FC_CONTACT_SLOTS], set->chunkSlots[k]);
+}
+
+static void fcContacts_TaskStart(fcWorld* world, fcContactTask* task)
+{
+    task->world = world;
+    for (int k = 0; k < FC_CONTACT_SLOTS; ++k) task->max[k] = -INFINITY;
+}
+
+// fn over every block in chunks
+static void fcContacts_ForBlocks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
+{
+    fcContacts_TaskStart(world, task);
+    int count = world->contacts.blockCount;
+    fcContacts_RunChunks(world, fn, task, 0, count, count < 2 * FC_CONTACT_GRAIN ? (count > 0 ? count : 1) : FC_CONTACT_GRAIN);
+}
+
+// fn over the blocks colour by colour (backwards with task->reverse). The colours too small to split go to the
+// calling thread in runs, one loop a run, and so do the blocks past the colours (they may share bodies): first
+// backwards, last forwards.
+static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
+{
+    fcContactSet* set = &world->contacts;
+    fcContacts_TaskStart(world, task);
+    int colors = world->tasks != NULL ? set->colorCount : 0;  // without workers: one run, in the blocks' order
+    int past = set->colorBlocks[colors];                      // the first block past the colours
+    int runBegin = 0, runEnd = 0;                             // blocks waiting for the calling thread
+    for (int k = 0; k <= colors + 1; ++k) {
+        // the ranges in order: forwards the colours, then the rest; backwards the rest, then the colours down
+        int begin = 0, end = 0;
+        bool split = false, flush = k == colors + 1;
+        if (!flush) {
+            bool rest = task->reverse ? k == 0 : k == colors;
+            int c = task->reverse ? colors - k : k;
+            begin = rest ? past : set->colorBlocks[c];
+            end = rest ? set->blockCount : set->colorBlocks[c + 1];
+            split = !rest && end - begin >= 2 * FC_CONTACT_COLOR_GRAIN;
+        }
+        if (!split && !flush) {
+            // joins the run: ranges come in block order forwards, in reverse block order backwards
+            if (runEnd <= runBegin) runBegin = begin, runEnd = end;
+            else if (task->reverse) runBegin = begin;
+            else runEnd = end;
+            continue;
+        }
+        if (runEnd > runBegin) fcContacts_RunChunks(world, fn, task, runBegin, runEnd - runBegin, runEnd - runBegin);
+        runBegin = runEnd = 0;
+        if (split) fcContacts_RunChunks(world, fn, task, begin, end - begin, FC_CONTACT_COLOR_GRAIN);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -610,7 +699,10 @@ static void fcContacts_Layout(fcWorld* world)
         set->colorOrderContact[at] = c;
     }
     int first = 0;
+    set->colorCount = 0;
     for (int color = 0; color <= FC_COLORS; ++color) {
+        if (color < FC_COLORS && counts[color] > 0) set->colorCount = color + 1;
+        set->colorBlocks[color] = set->blockCount;
         int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
         for (int k = first; k < first + counts[color]; k += width) {
             fcContact* contacts[FC_LANES] = {NULL};
@@ -622,6 +714,12 @@ static void fcContacts_Layout(fcWorld* world)
             fcContacts_AddBlock(world, contacts, lanes);
         }
         first += counts[color];
+    }
+    set->colorBlocks[set->colorCount] = set->colorBlocks[FC_COLORS];  // the colours above colorCount are empty
+    int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
+    if (set->chunkSlotCapacity < slots) {
+        set->chunkSlotCapacity = slots;
+        set->chunkSlots = fcRealloc(set->chunkSlots, sizeof(fcReal) * (size_t)slots);
     }
 }
 
@@ -717,12 +815,14 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
     }
 }
 
-FC_SIMD_CLONES static void fcContacts_PrepareBlocks(fcWorld* world)
+FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int end)
 {
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
     fcContactSet* set = &world->contacts;
     fcV4 h = fcV4_Splat(world->h), zero = fcV4_Splat(0), one = fcV4_Splat(1);
     fcV4 threshold = fcV4_Splat(-world->def.restitutionThreshold);
-    for (int bi = 0; bi < set->blockCount; ++bi) {
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         fcSide4 a, b;
         fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, true);
@@ -816,7 +916,8 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
         set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
     }
-    fcContacts_PrepareBlocks(world);
+    fcContactTask task;
+    fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
     int points = 0;
     for (int bi = 0; bi < set->blockCount; ++bi)
         for (int l = 0; l < FC_LANES; ++l) points += set->blocks[bi].manifold[l] ? set->blocks[bi].manifold[l]->pointCount : 0;
@@ -952,46 +1053,61 @@ FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spi
     return largest;
 }
 
-FC_SIMD_CLONES static void fcContacts_WarmStartBlocks(fcContactSet* set)
+FC_SIMD_CLONES static void fcContacts_WarmStartChunk(void* context, int begin, int end)
 {
-    for (int k = 0; k < set->blockCount; ++k) {
+    const fcContactTask* task = context;
+    fcContactSet* set = &task->world->contacts;
+    for (int k = task->first + begin; k < task->first + end; ++k) {
         const fcContactBlock* blk = set->blocks + k;
         fcContacts_WarmStartBlock(blk, blk->spin >= 0 ? set->spins + blk->spin : NULL, set->solverBodies);
     }
 }
 
-void fcContacts_WarmStart(fcWorld* world) { fcContacts_WarmStartBlocks(&world->contacts); }
-
-FC_SIMD_CLONES static fcReal fcContacts_SweepBlocks(fcContactSet* set, bool cone, bool reverse, bool* settledOut)
+void fcContacts_WarmStart(fcWorld* world)
 {
+    fcContactTask task = {.reverse = false};
+    fcContacts_ForColors(world, fcContacts_WarmStartChunk, &task);
+}
+
+// slot 0: the largest impulse change; slot 1: > 0 when some manifold has not settled
+FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
+{
+    const fcContactTask* task = context;
+    fcContactSet* set = &task->world->contacts;
     fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
-    int n = set->blockCount;
+    int first = task->first + begin, n = end - begin;
     for (int k = 0; k < n; ++k) {
-        fcContactBlock* blk = set->blocks + (reverse ? n - 1 - k : k);
+        fcContactBlock* blk = set->blocks + first + (task->reverse ? n - 1 - k : k);
         fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, cone, reverse, settled, &unsettled));
+        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
     }
-    *settledOut = !(fcV4_MaxLane(unsettled) > 0);
-    return fcV4_MaxLane(largest);
+    *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(largest);
+    *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
 
 // One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
 // so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 {
-    return fcContacts_SweepBlocks(&world->contacts, world->def.frictionCone, (sweep & 1) != 0, settled);
+    fcContactTask task = {.cone = world->def.frictionCone, .reverse = (sweep & 1) != 0};
+    fcContacts_ForColors(world, fcContacts_SweepChunk, &task);
+    *settled = !(task.max[1] > 0);
+    return task.max[0] > 0 ? task.max[0] : 0;
 }
 
 // After the sweeps of a (sub)step: the step's totals, and the residuals: complementarity
 // |min(lambda_n / m_eff, J v - bias)| and how far friction exceeds its bound (the velocities are the solver
 // bodies', the joints' corrections included)
-FC_SIMD_CLONES static void fcContacts_FinishBlocks(fcWorld* world, fcReal* residual, fcReal* frictionExcess)
+// slot 0: the complementarity residual; slot 1: the friction's excess
+FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int end)
 {
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
     fcContactSet* set = &world->contacts;
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1);
     fcV4 widen = fcV4_Splat(world->def.frictionCone ? 1 : FC_SQRT(2));  // the pyramid's corner
     fcV4 substep = fcV4_Splat(set->substep), half = fcV4_Splat(0.5), none = fcV4_Splat(-1);
-    for (int bi = 0; bi < set->blockCount; ++bi) {
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         fcBody4 a, b;
         fcBody4_Gather(&a, set->solverBodies, blk->a);
@@ -1028,24 +1144,26 @@ FC_SIMD_CLONES static void fcContacts_FinishBlocks(fcWorld* world, fcReal* resid
         fcV4_Store(blk->load, fcV4_Greater(load, zero, load, fcV4_Greater(pulls, zero, zero, lastLoad)));
         fcV4_Store(blk->loadSubstep, fcV4_Greater(load, zero, substep, lastSub));
     }
-    *residual = fcV4_MaxLane(worst);
-    *frictionExcess = fcV4_MaxLane(excess);
+    *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(worst);
+    *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(excess);
 }
 
 void fcContacts_Finish(fcWorld* world)
 {
-    fcReal residual, frictionExcess;
-    fcContacts_FinishBlocks(world, &residual, &frictionExcess);
+    fcContactTask task;
+    fcContacts_ForBlocks(world, fcContacts_FinishChunk, &task);
+    fcReal residual = task.max[0] > 0 ? task.max[0] : 0, frictionExcess = task.max[1];
     world->contacts.substep += 1;
     world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
     world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
 }
 
 // the impulses of the blocks back to the points: the API's, and the warm start of the next step
-static void fcContacts_StoreImpulses(fcWorld* world)
+static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
 {
-    fcContactSet* set = &world->contacts;
-    for (int bi = 0; bi < set->blockCount; ++bi) {
+    const fcContactTask* task = context;
+    fcContactSet* set = &task->world->contacts;
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -1077,7 +1195,8 @@ static void fcContacts_StoreImpulses(fcWorld* world)
 // whose friction is at mu lambda_n while its points slide slips.
 void fcContacts_EndStep(fcWorld* world)
 {
-    fcContacts_StoreImpulses(world);
+    fcContactTask task;
+    fcContacts_ForBlocks(world, fcContacts_StoreImpulsesChunk, &task);
     fcReal h = world->stepH;
     int substeps = world->substeps > 0 ? world->substeps : 1;
     fcReal start = world->time - h;
@@ -1119,12 +1238,15 @@ void fcContacts_EndStep(fcWorld* world)
 // ---------------------------------------------------------------------------------------------------------------------
 
 // the separations at the current poses (and, with rows, the rows along the normals at the current lever
-// arms); returns the deepest overlap, and in *bounces whether a point has a bounce to place
-FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows, bool* bounces)
+// arms); slot 0: the deepest overlap, slot 1: > 0 when a point has a bounce to place
+FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin, int end)
 {
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
+    bool rows = task->rows;
     fcContactSet* set = &world->contacts;
     fcV4 deepest = fcV4_Splat(0), bounced = fcV4_Splat(0);
-    for (int bi = 0; bi < set->blockCount; ++bi) {
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         fcContactPosition4* pos = set->positions + bi;
         fcSide4 a, b;
@@ -1161,18 +1283,28 @@ FC_SIMD_CLONES static fcReal fcContacts_PositionRows(fcWorld* world, bool rows, 
             fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB);
         }
     }
-    *bounces = fcV4_MaxLane(bounced) > 0;
-    return fcV4_MaxLane(deepest);
+    *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(deepest);
+    *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(bounced);
 }
 
-// one pass of corrections added to the solver bodies (v: dx, w: dtheta); whether any point was corrected
-FC_SIMD_CLONES static bool fcContacts_PositionSweep(fcWorld* world)
+static fcReal fcContacts_PositionRows(fcWorld* world, bool rows, bool* bounces)
 {
+    fcContactTask task = {.rows = rows};
+    fcContacts_ForBlocks(world, fcContacts_PositionRowsChunk, &task);
+    *bounces = task.max[1] > 0;
+    return task.max[0] > 0 ? task.max[0] : 0;
+}
+
+// one pass of corrections added to the solver bodies (v: dx, w: dtheta); slot 0: > 0 when a point was corrected
+FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begin, int end)
+{
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
     fcContactSet* set = &world->contacts;
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), moved = zero;
     fcV4 slop = fcV4_Splat(-world->def.contactSlop);
     fcV4 beta = fcV4_Splat(0.2), maxCorrection = fcV4_Splat(-0.2);
-    for (int bi = 0; bi < set->blockCount; ++bi) {
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         const fcContactPosition4* pos = set->positions + bi;
         fcBody4 a, b;
@@ -1199,7 +1331,14 @@ FC_SIMD_CLONES static bool fcContacts_PositionSweep(fcWorld* world)
         fcBody4_Scatter(&a, set->solverBodies, blk->a);
         fcBody4_Scatter(&b, set->solverBodies, blk->b);
     }
-    return fcV4_MaxLane(moved) > 0;
+    *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(moved);
+}
+
+static bool fcContacts_PositionSweep(fcWorld* world)
+{
+    fcContactTask task = {.reverse = false};
+    fcContacts_ForColors(world, fcContacts_PositionSweepChunk, &task);
+    return task.max[0] > 0;
 }
 
 // the inverse inertias of the moving solver bodies from their bodies' current orientations
