@@ -58,6 +58,26 @@ typedef struct fcSnapshot {
     fcQuat q;
 } fcSnapshot;
 
+static void fcCapture(const fcBodyId* bodies, int count, fcSnapshot* out)
+{
+    for (int i = 0; i < count; ++i) {
+        memset(out + i, 0, sizeof *out);
+        out[i].x = fcBody_GetPosition(bodies[i]), out[i].q = fcBody_GetOrientation(bodies[i]);
+        out[i].v = fcBody_GetLinearVelocity(bodies[i]), out[i].w = fcBody_GetAngularVelocity(bodies[i]);
+    }
+}
+
+// whether two contacts' points, impulses or forces differ in any bit
+static int fcContactDiffers(const fcContactData* a, const fcContactData* b)
+{
+    int differ = a->pointCount != b->pointCount || memcmp(&a->force, &b->force, sizeof a->force) != 0;
+    for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
+        differ += a->points[k].normalImpulse != b->points[k].normalImpulse ||
+                  a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
+                  a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
+    return differ;
+}
+
 static int test_threads_bit_identical(void)
 {
     enum { maxBodies = 3200, steps = 40 };
@@ -71,13 +91,7 @@ static int test_threads_bit_identical(void)
         fcWorldId w = fcBuildWorld(run + 1, bodies[run], &bodyCount, joints[run], &jointCount);
         ENSURE(fcWorld_GetWorkerCount(w) == run + 1);
         for (int s = 0; s < steps; ++s) ENSURE(fcWorld_Step(w));
-        for (int i = 0; i < bodyCount; ++i) {
-            fcBodyId b = bodies[run][i];
-            fcSnapshot* sn = &states[run][i];
-            memset(sn, 0, sizeof *sn);
-            sn->x = fcBody_GetPosition(b), sn->q = fcBody_GetOrientation(b);
-            sn->v = fcBody_GetLinearVelocity(b), sn->w = fcBody_GetAngularVelocity(b);
-        }
+        fcCapture(bodies[run], bodyCount, states[run]);
         for (int j = 0; j < jointCount; ++j) forces[run][j] = fcJoint_GetReaction(joints[run][j]);
         contactCount[run] = fcWorld_GetContactCount(w);
         ENSURE(contactCount[run] > 0 && contactCount[run] <= 2048);
@@ -91,14 +105,7 @@ static int test_threads_bit_identical(void)
         ENSURE(contactCount[run] == contactCount[0]);
         for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
         for (int j = 0; j < jointCount; ++j) differing += memcmp(&forces[run][j], &forces[0][j], sizeof(fcJointReaction)) != 0;
-        for (int c = 0; c < contactCount[0]; ++c) {
-            const fcContactData *a = &contacts[run][c], *b = &contacts[0][c];
-            differing += a->pointCount != b->pointCount;
-            for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
-                differing += a->points[k].normalImpulse != b->points[k].normalImpulse ||
-                             a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
-                             a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
-        }
+        for (int c = 0; c < contactCount[0]; ++c) differing += fcContactDiffers(&contacts[run][c], &contacts[0][c]);
     }
     printf("  %d bodies, %d joints, %d contacts after %d steps with 1, 2 and 3 workers: %d values differ\n", bodyCount,
            jointCount, contactCount[0], steps, differing);
@@ -172,13 +179,7 @@ static int test_contact_stages_bit_identical(void)
             events[run] += fcWorld_GetEventCount(w);
         }
         ENSURE(fcWorld_GetStats(w).contactCount >= 650);  // over 160 blocks; the ground's colour over 80
-        for (int i = 0; i < bodyCount; ++i) {
-            fcBodyId b = bodies[run][i];
-            fcSnapshot* sn = &states[run][i];
-            memset(sn, 0, sizeof *sn);
-            sn->x = fcBody_GetPosition(b), sn->q = fcBody_GetOrientation(b);
-            sn->v = fcBody_GetLinearVelocity(b), sn->w = fcBody_GetAngularVelocity(b);
-        }
+        fcCapture(bodies[run], bodyCount, states[run]);
         contactCount[run] = fcWorld_GetContactCount(w);
         ENSURE(contactCount[run] > 0 && contactCount[run] <= maxContacts);
         for (int c = 0; c < contactCount[run]; ++c) contacts[run][c] = fcWorld_GetContact(w, c);
@@ -188,14 +189,7 @@ static int test_contact_stages_bit_identical(void)
     for (int run = 1; run < 3; ++run) {
         ENSURE(contactCount[run] == contactCount[0] && events[run] == events[0]);
         for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
-        for (int c = 0; c < contactCount[0]; ++c) {
-            const fcContactData *a = &contacts[run][c], *b = &contacts[0][c];
-            differing += a->pointCount != b->pointCount || memcmp(&a->force, &b->force, sizeof a->force) != 0;
-            for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
-                differing += a->points[k].normalImpulse != b->points[k].normalImpulse ||
-                             a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
-                             a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
-        }
+        for (int c = 0; c < contactCount[0]; ++c) differing += fcContactDiffers(&contacts[run][c], &contacts[0][c]);
     }
     printf("  pyramid, carpet and balls: %d bodies, %d contacts, %d events after %d steps with 1, 2 and 3 workers: %d values "
            "differ\n", bodyCount, contactCount[0], events[0], steps, differing);
