@@ -158,7 +158,7 @@ int main(int argc, char** argv)
     }
     fcBenchScene scenes[] = {{"pyramid20", fcBench_Pyramid, 600}, {"rain1000", fcBench_Rain, 300},
                              {"chain50", fcBench_Chain, 300}, {"ragdolls20", fcBench_Ragdolls, 300}};
-    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off, defaults (2 substeps x 12 sweeps), %d thread%s%s\n",
+    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off, defaults (2 substeps x 8 sweeps, more while unsettled), %d thread%s%s\n",
            sizeof(fcReal) == 8 ? "double" : "float", threads, threads > 1 ? "s" : "",
            quick ? "  QUICK (smoke run: figures not meaningful)" : "");
     printf("ms/step: median over %d runs of the per-run mean; split: means over the run\n\n", repeat);

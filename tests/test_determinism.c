@@ -32,7 +32,7 @@ static void fcAddGround(fcWorldId w)
     fcCreateShape(fcCreateBody(w, &gd), &plane);
 }
 
-// A 3000-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), and
+// A 1500-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), and
 // beside it a pile of 120 boxes falling onto the ground (contacts: the collide and contact stages).
 static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJointId* joints, int* jointCount)
 {
@@ -42,7 +42,7 @@ static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJ
     fcWorldId w = fcCreateWorld(&wd);
     int nb = 0, nj = 0;
     fcBodyId prev = fc_nullBodyId;
-    for (int i = 0; i < 3000; ++i) {
+    for (int i = 0; i < 1500; ++i) {
         fcBodyDef bd = fcDefaultBodyDef();
         bd.position = fcV3(0.05 + 0.1 * i, 0, 50);
         bd.mass = 1;
@@ -68,6 +68,26 @@ typedef struct fcSnapshot {
     fcQuat q;
 } fcSnapshot;
 
+static void fcCapture(const fcBodyId* bodies, int count, fcSnapshot* out)
+{
+    for (int i = 0; i < count; ++i) {
+        memset(out + i, 0, sizeof *out);
+        out[i].x = fcBody_GetPosition(bodies[i]), out[i].q = fcBody_GetOrientation(bodies[i]);
+        out[i].v = fcBody_GetLinearVelocity(bodies[i]), out[i].w = fcBody_GetAngularVelocity(bodies[i]);
+    }
+}
+
+// whether two contacts' points, impulses or forces differ in any bit
+static int fcContactDiffers(const fcContactData* a, const fcContactData* b)
+{
+    int differ = a->pointCount != b->pointCount || memcmp(&a->force, &b->force, sizeof a->force) != 0;
+    for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
+        differ += a->points[k].normalImpulse != b->points[k].normalImpulse ||
+                  a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
+                  a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
+    return differ;
+}
+
 static int test_threads_bit_identical(void)
 {
     enum { maxBodies = 3200, steps = 40 };
@@ -81,13 +101,7 @@ static int test_threads_bit_identical(void)
         fcWorldId w = fcBuildWorld(run + 1, bodies[run], &bodyCount, joints[run], &jointCount);
         ENSURE(fcWorld_GetWorkerCount(w) == run + 1);
         for (int s = 0; s < steps; ++s) ENSURE(fcWorld_Step(w));
-        for (int i = 0; i < bodyCount; ++i) {
-            fcBodyId b = bodies[run][i];
-            fcSnapshot* sn = &states[run][i];
-            memset(sn, 0, sizeof *sn);
-            sn->x = fcBody_GetPosition(b), sn->q = fcBody_GetOrientation(b);
-            sn->v = fcBody_GetLinearVelocity(b), sn->w = fcBody_GetAngularVelocity(b);
-        }
+        fcCapture(bodies[run], bodyCount, states[run]);
         for (int j = 0; j < jointCount; ++j) forces[run][j] = fcJoint_GetReaction(joints[run][j]);
         contactCount[run] = fcWorld_GetContactCount(w);
         ENSURE(contactCount[run] > 0 && contactCount[run] <= 2048);
@@ -101,14 +115,7 @@ static int test_threads_bit_identical(void)
         ENSURE(contactCount[run] == contactCount[0]);
         for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
         for (int j = 0; j < jointCount; ++j) differing += memcmp(&forces[run][j], &forces[0][j], sizeof(fcJointReaction)) != 0;
-        for (int c = 0; c < contactCount[0]; ++c) {
-            const fcContactData *a = &contacts[run][c], *b = &contacts[0][c];
-            differing += a->pointCount != b->pointCount;
-            for (int k = 0; k < a->pointCount && k < b->pointCount; ++k)
-                differing += a->points[k].normalImpulse != b->points[k].normalImpulse ||
-                             a->points[k].tangentImpulse[0] != b->points[k].tangentImpulse[0] ||
-                             a->points[k].tangentImpulse[1] != b->points[k].tangentImpulse[1];
-        }
+        for (int c = 0; c < contactCount[0]; ++c) differing += fcContactDiffers(&contacts[run][c], &contacts[0][c]);
     }
     printf("  %d bodies, %d joints, %d contacts after %d steps with 1, 2 and 3 workers: %d values differ\n", bodyCount,
            jointCount, contactCount[0], steps, differing);
@@ -202,6 +209,84 @@ static int test_pile_events_bit_identical(void)
     return 0;
 }
 
+// S3's pyramid beside a carpet of 300 boxes on the ground and a few bouncing balls: over 700 manifolds, so that
+// the contact stages' loops over all blocks (64 a chunk) split into chunks, and the ground's colour (over 64
+// blocks, 32 a chunk) is swept in parallel chunks; the balls' contacts follow round surfaces and bounce.
+static fcWorldId fcBuildContactWorld(int workers, fcBodyId* bodies, int* bodyCount)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.workerCount = workers;
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcAddGround(w);
+    int n = 0;
+    for (int r = 0; r < 20; ++r)
+        for (int j = 0; j < 20 - r; ++j) {
+            fcBodyDef bd = fcDefaultBodyDef();
+            bd.position = fcV3((j - (19 - r) / 2.0) * 1.05, 0, 0.5 + r);
+            bodies[n] = fcCreateBody(w, &bd);
+            fcShapeDef box = fcDefaultShapeDef();
+            box.type = fc_boxShape;
+            box.halfExtents = fcV3(0.5, 0.5, 0.5);
+            box.friction = 0.6;
+            fcCreateShape(bodies[n++], &box);
+        }
+    for (int k = 0; k < 300; ++k) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(-15 + (k % 30) * 1.0, 5 + (k / 30) * 1.0, 0.2);
+        bd.orientation = fcQuat_Normalize((fcQuat){1, 0, 0, 0.02 * (k % 5 - 2)});
+        bodies[n] = fcCreateBody(w, &bd);
+        fcShapeDef box = fcDefaultShapeDef();
+        box.type = fc_boxShape;
+        box.halfExtents = fcV3(0.4, 0.4, 0.2);
+        fcCreateShape(bodies[n++], &box);
+    }
+    for (int k = 0; k < 6; ++k) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(-12 + 4.0 * k, 6.0 + 0.3 * k, 1.2 + 0.1 * k);
+        bodies[n] = fcCreateBody(w, &bd);
+        fcShapeDef ball = fcDefaultShapeDef();
+        ball.radius = 0.3;
+        ball.restitution = 0.7;
+        fcCreateShape(bodies[n++], &ball);
+        fcBody_SetLinearVelocity(bodies[n - 1], fcV3(0.5, 0, -4));
+    }
+    *bodyCount = n;
+    return w;
+}
+
+static int test_contact_stages_bit_identical(void)
+{
+    enum { maxBodies = 600, maxContacts = 1200, steps = 30 };
+    static fcBodyId bodies[3][maxBodies];
+    static fcSnapshot states[3][maxBodies];
+    static fcContactData contacts[3][maxContacts];
+    int bodyCount = 0, contactCount[3] = {0}, events[3] = {0};
+    for (int run = 0; run < 3; ++run) {
+        fcWorldId w = fcBuildContactWorld(run + 1, bodies[run], &bodyCount);
+        for (int s = 0; s < steps; ++s) {
+            ENSURE(fcWorld_Step(w));
+            events[run] += fcWorld_GetEventCount(w);
+        }
+        ENSURE(fcWorld_GetStats(w).contactCount >= 650);  // over 160 blocks; the ground's colour over 80
+        fcCapture(bodies[run], bodyCount, states[run]);
+        contactCount[run] = fcWorld_GetContactCount(w);
+        ENSURE(contactCount[run] > 0 && contactCount[run] <= maxContacts);
+        for (int c = 0; c < contactCount[run]; ++c) contacts[run][c] = fcWorld_GetContact(w, c);
+        fcDestroyWorld(w);
+    }
+    int differing = 0;
+    for (int run = 1; run < 3; ++run) {
+        ENSURE(contactCount[run] == contactCount[0] && events[run] == events[0]);
+        for (int i = 0; i < bodyCount; ++i) differing += memcmp(&states[run][i], &states[0][i], sizeof(fcSnapshot)) != 0;
+        for (int c = 0; c < contactCount[0]; ++c) differing += fcContactDiffers(&contacts[run][c], &contacts[0][c]);
+    }
+    printf("  pyramid, carpet and balls: %d bodies, %d contacts, %d events after %d steps with 1, 2 and 3 workers: %d values "
+           "differ\n", bodyCount, contactCount[0], events[0], steps, differing);
+    ENSURE(differing == 0);
+    return 0;
+}
+
 static int test_worker_count_refused(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -224,6 +309,7 @@ int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_threads_bit_identical);
+    RUN_TEST(test_contact_stages_bit_identical);
     RUN_TEST(test_pile_events_bit_identical);
     RUN_TEST(test_worker_count_refused);
     TEST_MAIN_END();

@@ -21,6 +21,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->blocks);
     fcFree(set->positions);
     fcFree(set->spins);
+    fcFree(set->curves);
+    fcFree(set->chunkSlots);
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Semi-implicit Euler: v* = v + h M^-1 (f + m g) with the gyroscopic term w x I w taken implicitly (one
 // Newton step in the body frame), then x += h v, q = exp(h w) q, renormalized.
+// Its velocities live at the middle of the (sub)steps (kick-drift is the leapfrog), so where the length changes
+// from h' to h (contacts come or go, and with them the substeps) the kick of the forces spans (h' + h) / 2, half
+// of each; a kick of h would lose (h' - h) / 2 of them: a ball bouncing in 3 substeps of steps taken whole in
+// flight lost 2 x g h / 3 of speed, 6 % of its rebound height.
 #include "solver.h"
 
 static fcMat33 fcSkew(fcVec3 v)
@@ -24,15 +28,16 @@ static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
     fcReal h = world->h;
+    fcReal kick = world->bridgeH > 0 ? 0.5 * (world->bridgeH + h) : h;
     fcVec3 g = world->def.gravity;
     for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
-        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, h, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, b->appliedForce)));
+        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, kick, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, b->appliedForce)));
         fcVec3 wBody = fcQuat_InvRotate(b->orientation, b->angularVelocity);
         wBody = fcImplicitGyroscopic(b->inertiaLocal, wBody, h);
         fcVec3 w = fcQuat_Rotate(b->orientation, wBody);
-        w = fcVec3_MulAdd(w, h, fcMat33_MulV(b->invInertiaWorld, fcVec3_Add(b->torque, b->appliedTorque)));
+        w = fcVec3_MulAdd(w, kick, fcMat33_MulV(b->invInertiaWorld, fcVec3_Add(b->torque, b->appliedTorque)));
         // damping dv/dt = -c v, implicitly: v / (1 + h c)
         b->linearVelocity = fcVec3_Scale(1 / (1 + h * b->linearDamping), v);
         b->angularVelocity = fcVec3_Scale(1 / (1 + h * b->angularDamping), w);
@@ -62,6 +67,7 @@ static void fcIntegrate_PositionsChunk(void* context, int begin, int end)
 void fcIntegrate_Velocities(fcWorld* world)
 {
     fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcIntegrate_VelocitiesChunk, world);
+    world->bridgeH = 0;
 }
 
 void fcIntegrate_Positions(fcWorld* world, bool refreshInertia)

@@ -52,9 +52,11 @@ void fcSolve_Velocities(fcWorld* world)
     if (!contacts) return;
     int iterations = 0;
     if (joints) fcContacts_LoadVelocities(world);
-    for (int it = 0; it < world->def.contactIterations; ++it) {
+    int least = world->def.contactIterations, most = FC_CONTACT_MOST_SWEEPS * least;  // contact.h
+    for (int it = 0; it < most; ++it) {
         double t0 = fcNowMs();
-        fcReal change = fcContacts_Sweep(world, it);
+        bool settled = false;
+        fcReal change = fcContacts_Sweep(world, it, &settled);
         world->stats.profile.contactSolve += fcNowMs() - t0;
         iterations += 1;
         if (joints) {
@@ -63,7 +65,7 @@ void fcSolve_Velocities(fcWorld* world)
             fcSolve_Joints(world);
             fcContacts_LoadVelocities(world);
         }
-        if (change <= world->def.contactTolerance) break;
+        if (change <= world->def.contactTolerance || (it + 1 >= least && settled)) break;
     }
     fcContacts_StoreVelocities(world);
     double t1 = fcNowMs();

@@ -154,6 +154,7 @@ bool fcWorld_Step(fcWorldId worldId)
     world->stepH = h;
     fcStep_Begin(world);
     bool converged = true;
+    world->bridgeH = world->lastSubstepH != h / substeps ? world->lastSubstepH : 0;  // integrate.c
     for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, k == 0 && substeps == 1, &iterations) && converged;
     int firstLevel = 1;
     while ((1 << firstLevel) <= substeps) ++firstLevel;
@@ -169,11 +170,13 @@ bool fcWorld_Step(fcWorldId worldId)
         fcStep_Begin(world);
         substeps = 1 << level;
         converged = true;
+        world->bridgeH = world->lastSubstepH != h / substeps ? world->lastSubstepH : 0;
         for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, false, &iterations) && converged;
     }
     fcRows_Flush(world);
     world->time = startTime + h;  // exactly, whatever the substeps added up to
     world->substeps = substeps;
+    world->lastSubstepH = h / substeps;
     if (fcContacts_HasRows(world)) fcContacts_EndStep(world);
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].appliedForce = world->bodies[k].appliedTorque = fcV3(0, 0, 0);
     world->h = h;

@@ -24,7 +24,7 @@ fcWorldDef fcDefaultWorldDef(void)
 #endif
     d.projectionMaxIterations = 20;
     d.contactSubsteps = 2;
-    d.contactIterations = 12;
+    d.contactIterations = 8;
     d.contactTolerance = 1e-9;
     d.contactPositionIterations = 4;
     d.contactSlop = 0.005;

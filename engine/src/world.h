@@ -115,6 +115,8 @@ typedef struct fcWorld {
     fcReal stepH;     // the last (or current) step's length: impulses / stepH are the reported forces
     fcReal h;         // the (sub)step the stages are integrating now
     int substeps;     // how many substeps the current step is split into
+    fcReal lastSubstepH;  // the last step's last substep (0: none yet)
+    fcReal bridgeH;       // > 0: the next kick follows a substep of this length (integrate.c)
     // the state at the start of the step, restored when the step is retaken in substeps
     int snapshotCapacity;
     fcVec3* snapshotPosition;

@@ -69,7 +69,7 @@ typedef struct fcWorldDef {
     fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10 (1e-5 in float builds)
     // contacts
     int contactSubsteps;            ///< while contacts touch, the step is split into this many substeps (at least), default 2
-    int contactIterations;          ///< projected Gauss-Seidel sweeps per substep (velocity level), default 12
+    int contactIterations;          ///< projected Gauss-Seidel sweeps per substep (velocity level), default 8; up to twice as many while the impulses still move by over 1 % of a contact's load a sweep
     fcReal contactTolerance;        ///< the sweeps stop early when no impulse changed by more than this, N s, default 1e-9
     int contactPositionIterations;  ///< position-level sweeps that push overlaps back to the slop, default 4
     fcReal contactSlop;             ///< overlap left alone (m): resting contacts stay within it, default 0.005
