@@ -50,6 +50,14 @@ void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec
         *w = fcV3(0, 0, 0);
         return;
     }
+    const fcProjectionBody* s = fcWorld_ProjectionBody(world, body);
+    if (s != NULL) {
+        *x = s->position;
+        *q = s->orientation;
+        *v = s->linearVelocity;
+        *w = s->angularVelocity;
+        return;
+    }
     const fcBody* b = world->bodies + body;
     *x = b->position;
     *q = b->orientation;

@@ -15,6 +15,8 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blocksize);
     fcFree(r->blockLeverA);
     fcFree(r->blockLeverB);
+    fcFree(r->blockLocalA);
+    fcFree(r->blockLocalB);
     fcFree(r->joint);
     fcFree(r->rowBlock);
     fcFree(r->bodyA);
@@ -38,6 +40,8 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->avalues);
     fcFree(r->bodyadr);
     fcFree(r->bodyBlocks);
+    fcFree(r->projectionBodies);
+    fcFree(r->bodyProjection);
     fcFree(r->pairadr);
     fcFree(r->pairBlock);
     fcFree(r->pairOffset);
@@ -98,6 +102,8 @@ void fcRows_Layout(fcWorld* world)
     r->blocksize = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blockLeverA = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockLocalA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockLocalB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->joint = fcAlloc(sizeof(int) * n);
     r->rowBlock = fcAlloc(sizeof(int) * n);
     r->bodyA = fcAlloc(sizeof(int) * n);
@@ -127,6 +133,8 @@ void fcRows_Layout(fcWorld* world)
         r->blockadr[b] = row;
         r->blocksize[b] = joint->rowCount;
         joint->rowStart = row;
+        r->blockLocalA[b] = joint->localAnchorA;
+        r->blockLocalB[b] = joint->localAnchorB;
         for (int k = 0; k < joint->rowCount; ++k, ++row) {
             r->joint[row] = j;
             r->rowBlock[row] = b;
@@ -152,6 +160,22 @@ void fcRows_Layout(fcWorld* world)
         if (fcIsDynamic(world, joint->bodyB)) r->bodyBlocks[next[joint->bodyB]++] = 2 * b + 1;
     }
     fcFree(next);
+
+    // the projection bodies: every body a block touches, in body order (the projection's gather walks the bodies
+    // forwards)
+    r->bodyProjection = fcAlloc(sizeof(int) * (size_t)(world->bodyHigh + 1));
+    for (int k = 0; k < world->bodyHigh; ++k) r->bodyProjection[k] = -1;
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        if (joint->bodyA >= 0) r->bodyProjection[joint->bodyA] = -2;
+        if (joint->bodyB >= 0) r->bodyProjection[joint->bodyB] = -2;
+    }
+    r->projectionCount = 0;
+    for (int k = 0; k < world->bodyHigh; ++k)
+        if (r->bodyProjection[k] == -2) r->bodyProjection[k] = r->projectionCount++;
+    r->projectionBodies = fcAllocZeroed(sizeof(fcProjectionBody) * (size_t)(r->projectionCount + 1));
+    for (int k = 0; k < world->bodyHigh; ++k)
+        if (r->bodyProjection[k] >= 0) r->projectionBodies[r->bodyProjection[k]].body = k;
 
     // pattern of A's lower triangle: block b sees every earlier block sharing a dynamic body with it
     int* adjacent = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
@@ -245,14 +269,24 @@ static void fcRows_FillChunk(void* context, int begin, int end)
     int softCount = 0;
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
     for (int b = begin; b < end; ++b) {
+        int i0 = r->blockadr[b];
+        fcReal* errors = r->error + i0;
+        // a block of point rows alone (a rigid ball joint) needs nothing but its anchors, inline: the block's
+        // copy of the local anchors and the bodies' poses (the projection bodies' inside the projection); the joint's
+        // record is not read
+        if (errorsOnly && (r->flags[i0] & fc_rowPoint) && r->blocksize[b] == 3) {
+            fcVec3 d = fcVec3_Sub(fcJoint_WorldPoint(world, r->bodyB[i0], r->blockLocalB[b]),
+                                  fcJoint_WorldPoint(world, r->bodyA[i0], r->blockLocalA[b]));
+            errors[0] = d.x, errors[1] = d.y, errors[2] = d.z;
+            if (!fcAllFinite(errors, 3))
+                for (int k = 0; k < 3; ++k)
+                    if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
+            continue;
+        }
         const fcJoint* joint = world->joints + r->blockJoint[b];
-        fcReal* errors = r->error + r->blockadr[b];
-        // a block of point rows alone (a rigid ball joint) needs nothing but its anchors, inline
-        bool pointsOnly = errorsOnly && (r->flags[r->blockadr[b]] & fc_rowPoint) && joint->rowCount == 3;
-        if (pointsOnly) fcJoint_PointErrors(world, joint, errors);
-        const fcJointTypeTable* type = pointsOnly ? NULL : fcJoint_GetTypeTable(joint->type);
-        if (pointsOnly || (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0)) {
-            if (!pointsOnly) type->errors(world, joint, errors);
+        const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
+        if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
+            type->errors(world, joint, errors);
             if (!fcAllFinite(errors, joint->rowCount))
                 for (int k = 0; k < joint->rowCount; ++k)
                     if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
@@ -546,8 +580,23 @@ static void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda,
     *linear = p, *angular = l;
 }
 
-// each moving body's gathered impulse through M~^-1 (the inertia W was built with) into its velocity, or
-// (displace) into its pose and, over h, its velocity
+// a gathered impulse (p, l) through M~^-1 (the inertia W was built with) into a velocity, or (displace) into the
+// pose and, over h, the velocity
+static inline void fcRows_Move(fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w, fcReal invMass, const fcMat33* invInertia,
+                               fcVec3 p, fcVec3 l, bool displace, fcReal invH)
+{
+    fcVec3 dx = fcVec3_Scale(invMass, p), dq = fcMat33_MulV(*invInertia, l);
+    if (displace) {
+        *x = fcVec3_Add(*x, dx);
+        *q = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), *q));
+        *v = fcVec3_MulAdd(*v, invH, dx);
+        *w = fcVec3_MulAdd(*w, invH, dq);
+    } else {
+        *v = fcVec3_Add(*v, dx);
+        *w = fcVec3_Add(*w, dq);
+    }
+}
+
 static void fcRows_MoveBodiesChunk(void* context, int begin, int end)
 {
     const fcMoveTask* task = context;
@@ -559,16 +608,25 @@ static void fcRows_MoveBodiesChunk(void* context, int begin, int end)
         if (r->bodyadr[k] == r->bodyadr[k + 1] || body->asleep) continue;  // only dynamic bodies have blocks
         fcVec3 p, l;
         fcRows_BodyImpulse(r, k, task->lambda, &p, &l);
-        fcVec3 dx = fcVec3_Scale(body->invMass, p), dq = fcMat33_MulV(body->invInertiaSolve, l);
-        if (task->displace) {
-            body->position = fcVec3_Add(body->position, dx);
-            body->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
-            body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, invH, dx);
-            body->angularVelocity = fcVec3_MulAdd(body->angularVelocity, invH, dq);
-        } else {
-            body->linearVelocity = fcVec3_Add(body->linearVelocity, dx);
-            body->angularVelocity = fcVec3_Add(body->angularVelocity, dq);
-        }
+        fcRows_Move(&body->position, &body->orientation, &body->linearVelocity, &body->angularVelocity, body->invMass,
+                    &body->invInertiaSolve, p, l, task->displace, invH);
+    }
+}
+
+// the same on the projection bodies, inside the projection
+static void fcRows_MoveProjectionChunk(void* context, int begin, int end)
+{
+    const fcMoveTask* task = context;
+    fcWorld* world = task->world;
+    const fcRowStore* r = &world->rows;
+    fcReal invH = 1 / world->h;
+    for (int n = begin; n < end; ++n) {
+        fcProjectionBody* s = r->projectionBodies + n;
+        if (!s->moves) continue;
+        fcVec3 p, l;
+        fcRows_BodyImpulse(r, s->body, task->lambda, &p, &l);
+        fcRows_Move(&s->position, &s->orientation, &s->linearVelocity, &s->angularVelocity, s->invMass, &s->invInertia, p,
+                    l, task->displace, invH);
     }
 }
 
@@ -577,7 +635,53 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
     fcRowStore* r = &world->rows;
     for (int i = 0; i < r->count; ++i) r->pending[i] += lambda[i] * scale;
     fcMoveTask task = {world, lambda, displace};
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_MoveBodiesChunk, &task);
+    if (r->projectionActive)
+        fcParallelFor(world->tasks, r->projectionCount, FC_BODY_GRAIN, fcRows_MoveProjectionChunk, &task);
+    else
+        fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_MoveBodiesChunk, &task);
+}
+
+typedef struct fcProjectionTask {
+    fcWorld* world;
+    fcProjectionSync sync;
+} fcProjectionTask;
+
+static void fcRows_SyncProjectionChunk(void* context, int begin, int end)
+{
+    const fcProjectionTask* task = context;
+    fcWorld* world = task->world;
+    fcRowStore* r = &world->rows;
+    for (int n = begin; n < end; ++n) {
+        fcProjectionBody* s = r->projectionBodies + n;
+        fcBody* b = world->bodies + s->body;
+        switch (task->sync) {
+        case fc_projectionGather:
+            s->position = b->position;
+            s->orientation = b->orientation;
+            s->linearVelocity = b->linearVelocity;
+            s->angularVelocity = b->angularVelocity;
+            s->invMass = b->invMass;
+            s->invInertia = b->invInertiaSolve;
+            s->moves = fcMoves(world, s->body);
+            break;
+        case fc_projectionGatherInertia:
+            s->invInertia = b->invInertiaSolve;
+            break;
+        case fc_projectionScatter:
+            if (!s->moves) break;  // nothing else changes inside the projection
+            b->position = s->position;
+            b->orientation = s->orientation;
+            b->linearVelocity = s->linearVelocity;
+            b->angularVelocity = s->angularVelocity;
+            break;
+        }
+    }
+}
+
+void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
+{
+    fcProjectionTask task = {world, sync};
+    fcParallelFor(world->tasks, world->rows.projectionCount, FC_BODY_GRAIN, fcRows_SyncProjectionChunk, &task);
 }
 
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'

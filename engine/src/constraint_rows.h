@@ -19,6 +19,19 @@ enum {
                           // (J^T lambda = (lambda, r x lambda), closed-form A) and keep no W for it
 };
 
+// A body as the projection's iterates see it (fcStabilize_Project): its pose, velocity and M~^-1, copied out of
+// the ~900-byte fcBody once per projection and back at its end, so that an iterate streams through one small
+// array instead of chasing the bodies' records (a 10000-link chain's bodies outgrow the caches)
+typedef struct fcProjectionBody {
+    fcVec3 position;
+    fcQuat orientation;
+    fcVec3 linearVelocity, angularVelocity;
+    fcReal invMass;
+    fcMat33 invInertia;  // the body's invInertiaSolve
+    int body;            // index in world->bodies
+    bool moves;          // dynamic and awake: the impulses move it
+} fcProjectionBody;
+
 typedef struct fcRowStore {
     int count, capacity;
     int blockCount;
@@ -27,6 +40,8 @@ typedef struct fcRowStore {
     int* blocksize;      // (blockCount)
     fcVec3* blockLeverA; // (blockCount) anchor_a - x_a at the pose the rows were built at (point rows' J)
     fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the same pose (point rows' J, moments)
+    fcVec3* blockLocalA; // (blockCount) the joint's local anchors (fixed at its creation): the point rows'
+    fcVec3* blockLocalB; //   errors without a read of the joint
     int* joint;          // (count) owning joint
     int* rowBlock;       // (count) owning block
     int* bodyA;          // (count) body index or -1 (world)
@@ -53,11 +68,16 @@ typedef struct fcRowStore {
     int* acolind;        // (nnzA)
     fcReal* avalues;     // (nnzA)
     int nnzA;
-    // A's pattern by pairs of blocks: block b's rows hold the columns of the earlier blocks sharing a body with
-    // it, then its own (the pair (b, b), last); every row of b has a pair's columns at the same offset
     // the blocks acting on each dynamic body, for the impulses' gather (fcRows_ApplyImpulses)
     int* bodyadr;        // (bodies at the layout + 1) body k's entries: bodyadr[k] .. bodyadr[k + 1] - 1
     int* bodyBlocks;     // 2 block + side (0: the block's body a, 1: its body b), by block
+    // the bodies the blocks touch (static, kinematic and sleeping ones included), in body order
+    int projectionCount;
+    fcProjectionBody* projectionBodies;  // (projectionCount) the projection's working copy (fcStabilize_Project)
+    int* bodyProjection;       // (bodies at the layout) each body's projection body, -1 when no block touches it
+    bool projectionActive;     // inside the projection: the projection bodies, not world->bodies, hold the state
+    // A's pattern by pairs of blocks: block b's rows hold the columns of the earlier blocks sharing a body with
+    // it, then its own (the pair (b, b), last); every row of b has a pair's columns at the same offset
     int* pairadr;        // (blockCount + 1) block b's pairs: pairadr[b] .. pairadr[b + 1] - 1
     int* pairBlock;      // (pairs) the column block
     int* pairOffset;     // (pairs) where its first column sits in each row of b

@@ -22,7 +22,12 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
 // M~^-1 of the bodies and W of the rows; displaced: the bodies moved since their world inertia was refreshed
 void fcRows_ComputeW(fcWorld* world, bool displaced);
 void fcRows_AssembleA(fcWorld* world, bool projection);
+// moves the projection bodies while rows.projectionActive (the projection), else the bodies
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
+// the projection's working copy of the bodies (fcProjectionBody): gathered from the bodies when it starts, the
+// world inertia gathered again after its refactors, its state scattered back to the moving bodies
+typedef enum fcProjectionSync { fc_projectionGather, fc_projectionGatherInertia, fc_projectionScatter } fcProjectionSync;
+void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync);
 // J v of row i at the bodies' current velocities; of every row into jv (the point rows from their levers)
 fcReal fcRows_Velocity(const fcWorld* world, int i);
 void fcRows_Velocities(const fcWorld* world, fcReal* jv);

@@ -50,25 +50,32 @@ static bool fcStabilize_SelectUnilateral(fcRowStore* r)
     return changed;
 }
 
-static void fcStabilize_RefreshInertiaChunk(void* context, int begin, int end)
+// the end of the projection, in one pass over the bodies: the projection bodies' state back into the bodies, and the
+// displaced bodies' world inertia
+static void fcStabilize_EndChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
     for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
-        if (b->inUse && b->type == fc_dynamicBody && !b->asleep) fcBody_UpdateInverseInertia(b);
+        if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
+        const fcProjectionBody* s = fcWorld_ProjectionBody(world, k);
+        if (s != NULL) {
+            b->position = s->position;
+            b->orientation = s->orientation;
+            b->linearVelocity = s->linearVelocity;
+            b->angularVelocity = s->angularVelocity;
+        }
+        fcBody_UpdateInverseInertia(b);
     }
 }
 
-// the displaced bodies' world inertia, once the iterations that moved them are done
-static void fcStabilize_RefreshInertia(fcWorld* world)
-{
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_RefreshInertiaChunk, world);
-}
-
-// take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T
+// take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T. The inertia is
+// refreshed on the bodies' records: the projection bodies' state goes back to them first, and their new M~^-1
+// comes back after
 static void fcStabilize_Factor(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
+    fcRows_SyncProjection(world, fc_projectionScatter);
     fcRows_Flush(world);  // the soft rows' velocity impulses are recorded with their J before it is zeroed
     for (int i = 0; i < r->count; ++i)
         if (r->flags[i] & fc_rowSoft)
@@ -76,6 +83,7 @@ static void fcStabilize_Factor(fcWorld* world)
     fcRows_ComputeW(world, true);
     fcRows_AssembleA(world, true);
     fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
+    fcRows_SyncProjection(world, fc_projectionGatherInertia);
 }
 
 // The SHAKE iterates converge linearly, at a nearly constant rate rho: each correction F_k is about rho times the
@@ -128,6 +136,10 @@ void fcStabilize_Project(fcWorld* world)
     // stalls on them.
     bool newton = false, history = false;
     fcReal previous = 0;
+    // the iterates work on a compact copy of the bodies the blocks touch (fcProjectionBody): the errors, the
+    // user rows' and the joints' poses (fcBody_GetState, fcJoint_WorldPoint) and the moves read it
+    fcRows_SyncProjection(world, fc_projectionGather);
+    r->projectionActive = true;
     for (int it = 0;; ++it) {
         if (!fcRows_Fill(world, tEnd, true)) {
             // a user row went non-finite at the moved pose: keep the pose, report the failure
@@ -165,7 +177,8 @@ void fcStabilize_Project(fcWorld* world)
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;
     }
-    fcStabilize_RefreshInertia(world);
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_EndChunk, world);
+    r->projectionActive = false;
 }
 
 // K = sum over the body's joints of max(0, F . r) (E - u u^T), u = r / |r|: the change of the joint's torque

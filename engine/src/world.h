@@ -154,6 +154,15 @@ typedef struct fcWorld {
     int islandScratchCapacity;
 } fcWorld;
 
+// Inside the projection the state of a body that a block touches lives in its projection body (fcProjectionBody, the row
+// store's working copy): this one, or NULL when the body's own record holds its state.
+static inline const fcProjectionBody* fcWorld_ProjectionBody(const fcWorld* world, int body)
+{
+    if (!world->rows.projectionActive) return NULL;
+    int s = world->rows.bodyProjection[body];
+    return s < 0 ? NULL : world->rows.projectionBodies + s;
+}
+
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
 fcWorld* fcGetWorld(fcWorldId id, const char* caller);
 fcWorld* fcGetWorldFromIndex(int world0);
@@ -177,7 +186,7 @@ void fcBody_RemoveJoint(fcBody* body, int joint);
 void fcBody_AddJoint(fcBody* body, int joint);
 // wake a sleeping body (and everything in its island) and restart its sleep timer
 void fcBody_Wake(fcWorld* world, fcBody* body);
-// the pose and velocity of a body index (-1: the world at rest)
+// the pose and velocity of a body index (-1: the world at rest); its projection body's inside the projection
 void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
 
 // shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0
