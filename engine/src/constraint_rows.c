@@ -17,6 +17,12 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blockLeverB);
     fcFree(r->blockLocalA);
     fcFree(r->blockLocalB);
+    fcFree(r->blockSoft);
+    fcFree(r->blockFresh);
+    fcFree(r->blockImpulseA);
+    fcFree(r->blockImpulseB);
+    fcFree(r->freeJoints);
+    fcFree(r->activeJoints);
     fcFree(r->joint);
     fcFree(r->rowBlock);
     fcFree(r->bodyA);
@@ -104,6 +110,19 @@ void fcRows_Layout(fcWorld* world)
     r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLocalA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLocalB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockSoft = fcAllocZeroed((size_t)(blocks + 1));
+    r->blockFresh = fcAllocZeroed((size_t)(blocks + 1));
+    r->blockImpulseA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockImpulseB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->freeJoints = fcAlloc(sizeof(int) * (size_t)(world->jointHigh + 1));
+    r->activeJoints = fcAlloc(sizeof(int) * (size_t)(world->jointHigh + 1));
+    r->freeJointCount = r->activeJointCount = 0;
+    for (int j = 0; j < world->jointHigh; ++j) {
+        const fcJoint* joint = world->joints + j;
+        if (!joint->inUse) continue;
+        if (jointBlock[j] < 0) r->freeJoints[r->freeJointCount++] = j;
+        else if (joint->limitRow >= 0 || joint->unilateral) r->activeJoints[r->activeJointCount++] = j;
+    }
     r->joint = fcAlloc(sizeof(int) * n);
     r->rowBlock = fcAlloc(sizeof(int) * n);
     r->bodyA = fcAlloc(sizeof(int) * n);
@@ -135,6 +154,8 @@ void fcRows_Layout(fcWorld* world)
         joint->rowStart = row;
         r->blockLocalA[b] = joint->localAnchorA;
         r->blockLocalB[b] = joint->localAnchorB;
+        r->blockImpulseA[b] = joint->impulseLinearA;
+        r->blockImpulseB[b] = joint->impulseLinearB;
         for (int k = 0; k < joint->rowCount; ++k, ++row) {
             r->joint[row] = j;
             r->rowBlock[row] = b;
@@ -300,7 +321,7 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         bool soft = fcJoint_IsSoft(joint);
         // rigid point rows take the levers' path (a soft block's J is zeroed while projecting: it keeps J and W)
         bool point = type->pointRows && !soft && !joint->unilateral && !r->genericOnly;
-        if (!errorsOnly) r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb;
+        if (!errorsOnly) r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb, r->blockSoft[b] = soft;
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
@@ -684,15 +705,37 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
     fcParallelFor(world->tasks, world->rows.projectionCount, FC_BODY_GRAIN, fcRows_SyncProjectionChunk, &task);
 }
 
+// a joint of a sleeping island: both bodies held, one of them asleep (its records are kept while it sleeps)
+static bool fcRows_BlockAsleep(const fcWorld* world, int i)
+{
+    const fcRowStore* r = &world->rows;
+    int a = r->bodyA[i], b = r->bodyB[i];
+    bool someAsleep = (a >= 0 && world->bodies[a].asleep) || (b >= 0 && world->bodies[b].asleep);
+    return someAsleep && !fcMoves(world, a) && !fcMoves(world, b);
+}
+
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
-// constraint impulses, with the J they were applied with
+// constraint impulses, with the J they were applied with. The first flush of a step starts the records of an
+// awake joint from zero: a step touches each joint's records once, here, instead of also zeroing them when it
+// begins
 void fcRows_Flush(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     for (int b = 0; b < r->blockCount; ++b) {
         int i = r->blockadr[b], end = i + r->blocksize[b];
         fcJoint* joint = world->joints + r->blockJoint[b];
+        bool touched = false;
+        if (r->blockFresh[b]) {
+            r->blockFresh[b] = 0;
+            if (!fcRows_BlockAsleep(world, i)) {
+                memset(joint->impulse, 0, sizeof joint->impulse);
+                joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
+                joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
+                touched = true;
+            }
+        }
         if ((r->flags[i] & fc_rowPoint) && (r->pending[i] != 0 || r->pending[i + 1] != 0 || r->pending[i + 2] != 0)) {
+            touched = true;
             // the point rows push the anchors by p = (l_0, l_1, l_2); their moment about b's anchor is zero
             fcVec3 p = fcV3(r->pending[i], r->pending[i + 1], r->pending[i + 2]);
             for (int k = 0; k < 3; ++k) joint->impulse[k] += r->pending[i + k], r->pending[i + k] = 0;
@@ -716,6 +759,7 @@ void fcRows_Flush(fcWorld* world)
         for (; i < end; ++i) {
             fcReal impulse = r->pending[i];
             if (impulse == 0) continue;
+            touched = true;
             r->pending[i] = 0;
             joint->impulse[i - joint->rowStart] += impulse;
             const fcReal* jb = r->J[i] + 6;
@@ -738,5 +782,6 @@ void fcRows_Flush(fcWorld* world)
                 body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
             }
         }
+        if (touched) r->blockImpulseA[b] = joint->impulseLinearA, r->blockImpulseB[b] = joint->impulseLinearB;
     }
 }

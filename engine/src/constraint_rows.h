@@ -42,6 +42,17 @@ typedef struct fcRowStore {
     fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the same pose (point rows' J, moments)
     fcVec3* blockLocalA; // (blockCount) the joint's local anchors (fixed at its creation): the point rows'
     fcVec3* blockLocalB; //   errors without a read of the joint
+    // per block, so that the passes of a step over the blocks read no joint record (a 10000-link chain's joints
+    // outgrow the caches)
+    uint8_t* blockSoft;  // (blockCount) the joint is soft (set by each fill)
+    uint8_t* blockFresh; // (blockCount) set when a step begins: the first flush replaces the joint's records of
+                         // the last step instead of adding to them (a sleeping joint's are kept)
+    fcVec3* blockImpulseA; // (blockCount) the joint's impulseLinearA and B as flushed last: the geometric
+    fcVec3* blockImpulseB; //   stiffness of the next step reads them
+    int freeJointCount;  // joints without a block (both bodies static or kinematic): their records are zeroed
+    int* freeJoints;     //   when a step begins
+    int activeJointCount;  // joints with one-sided rows (limits, ropes, one-sided user rows), whose active set
+    int* activeJoints;     //   is kept at the step's start and put back when the step is retaken
     int* joint;          // (count) owning joint
     int* rowBlock;       // (count) owning block
     int* bodyA;          // (count) body index or -1 (world)

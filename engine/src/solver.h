@@ -43,10 +43,10 @@ void fcIntegrate_Positions(fcWorld* world, bool refreshInertia);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);
-// the geometric stiffness K of each body from the last step's joint forces (before the step's impulses reset), at
-// the levers of the step's first fill
+// the geometric stiffness K of body k from the last step's joint forces (impulses times invH, the inverse of the
+// last step's length), at the levers of the step's first fill; part of the step's first pass over the bodies
 #define FC_GEOMETRIC_THETA 0.25
-void fcStabilize_GeometricStiffness(fcWorld* world);
+void fcStabilize_GeometricStiffness(fcWorld* world, int k, fcReal invH);
 // post-step projection; returns the iterations taken and sets stats.projection*
 void fcStabilize_Project(fcWorld* world);
 

@@ -183,48 +183,38 @@ void fcStabilize_Project(fcWorld* world)
 
 // K = sum over the body's joints of max(0, F . r) (E - u u^T), u = r / |r|: the change of the joint's torque
 // r x F as the body turns under a pulling force F at lever r, symmetrized and kept positive (tension stiffens
-// the rocking of a link; shear and compression are left explicit).
-static void fcStabilize_GeometricStiffnessChunk(void* context, int begin, int end)
+// the rocking of a link; shear and compression are left explicit). The joints are the body's blocks in the row
+// store: the levers of the step's first fill, the forces of the last step's flush, no joint record read.
+void fcStabilize_GeometricStiffness(fcWorld* world, int k, fcReal invH)
 {
-    fcWorld* world = context;
-    fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
-    for (int k = begin; k < end; ++k) {
-        fcBody* b = world->bodies + k;
-        b->stiffnessRate = 0;
-        if (!b->inUse || b->type != fc_dynamicBody || b->jointCount == 0 || invH == 0) continue;
-        fcMat33 stiffness = fcMat33_Zero();
-        fcReal total = 0;
-        int pulling = 0;
-        for (int n = 0; n < b->jointCount; ++n) {
-            const fcJoint* joint = world->joints + b->joints[n];
-            if (fcJoint_IsSoft(joint)) continue;
-            bool isB = joint->bodyB == k;
-            // the step's first fill has just put the levers at this pose in the row store (a joint of a dynamic
-            // body always has a block)
-            int block = world->rows.rowBlock[joint->rowStart];
-            fcVec3 lever = isB ? world->rows.blockLeverB[block] : world->rows.blockLeverA[block];
-            fcVec3 force = fcVec3_Scale(invH, isB ? joint->impulseLinearB : joint->impulseLinearA);
-            fcReal pull = fcVec3_Dot(force, lever);
-            fcReal r2 = fcVec3_Dot(lever, lever);
-            if (pull <= 0 || r2 <= 0) continue;
-            // pull (E - r r^T / r^2)
-            fcReal c = pull / r2;
-            stiffness.cx = fcVec3_Add(stiffness.cx, fcV3(pull - c * lever.x * lever.x, -c * lever.y * lever.x, -c * lever.z * lever.x));
-            stiffness.cy = fcVec3_Add(stiffness.cy, fcV3(-c * lever.x * lever.y, pull - c * lever.y * lever.y, -c * lever.z * lever.y));
-            stiffness.cz = fcVec3_Add(stiffness.cz, fcV3(-c * lever.x * lever.z, -c * lever.y * lever.z, pull - c * lever.z * lever.z));
-            total += pull;
-            pulling += 1;
-        }
-        // a body pulled at one point only swings with that joint: no rocking mode to stiffen
-        if (total == 0 || pulling < 2) continue;
-        fcMat33 in = b->inertiaLocal;
-        fcReal smallest = fmin(in.cx.x, fmin(in.cy.y, in.cz.z));
-        b->geometricStiffness = stiffness;
-        b->stiffnessRate = smallest > 0 ? total / smallest : 1;
+    fcBody* b = world->bodies + k;
+    const fcRowStore* r = &world->rows;
+    b->stiffnessRate = 0;
+    if (!b->inUse || b->type != fc_dynamicBody || invH == 0) return;
+    fcMat33 stiffness = fcMat33_Zero();
+    fcReal total = 0;
+    int pulling = 0;
+    for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
+        int block = r->bodyBlocks[e] >> 1;
+        bool isB = r->bodyBlocks[e] & 1;
+        if (r->blockSoft[block]) continue;
+        fcVec3 lever = isB ? r->blockLeverB[block] : r->blockLeverA[block];
+        fcVec3 force = fcVec3_Scale(invH, isB ? r->blockImpulseB[block] : r->blockImpulseA[block]);
+        fcReal pull = fcVec3_Dot(force, lever);
+        fcReal r2 = fcVec3_Dot(lever, lever);
+        if (pull <= 0 || r2 <= 0) continue;
+        // pull (E - r r^T / r^2)
+        fcReal c = pull / r2;
+        stiffness.cx = fcVec3_Add(stiffness.cx, fcV3(pull - c * lever.x * lever.x, -c * lever.y * lever.x, -c * lever.z * lever.x));
+        stiffness.cy = fcVec3_Add(stiffness.cy, fcV3(-c * lever.x * lever.y, pull - c * lever.y * lever.y, -c * lever.z * lever.y));
+        stiffness.cz = fcVec3_Add(stiffness.cz, fcV3(-c * lever.x * lever.z, -c * lever.y * lever.z, pull - c * lever.z * lever.z));
+        total += pull;
+        pulling += 1;
     }
-}
-
-void fcStabilize_GeometricStiffness(fcWorld* world)
-{
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_GeometricStiffnessChunk, world);
+    // a body pulled at one point only swings with that joint: no rocking mode to stiffen
+    if (total == 0 || pulling < 2) return;
+    fcMat33 in = b->inertiaLocal;
+    fcReal smallest = fmin(in.cx.x, fmin(in.cy.y, in.cz.z));
+    b->geometricStiffness = stiffness;
+    b->stiffnessRate = smallest > 0 ? total / smallest : 1;
 }

@@ -33,7 +33,8 @@ typedef struct fcBody {
     fcMat33 inertiaLocal;                     // about the centre of mass, body frame
     fcMat33 invInertiaLocal;
     fcVec3 force, torque;
-    fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only
+    fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only,
+    int64_t appliedStep;                 //   the step of this index (world->stepCount when it was applied)
     int jointCount;
     int* joints;      // (jointCount) joints touching this body (either side)
     bool moved;        // the user moved it (SetTransform): its proxies are refreshed even when static
@@ -44,7 +45,6 @@ typedef struct fcBody {
     int shapeCount;
     int* shapes;      // (shapeCount) shape indices
     void* userData;
-    fcVec3 stepStartPosition, stepStartVelocity, stepStartAngularVelocity;
     char name[FC_NAME_CAPACITY];
 } fcBody;
 
@@ -115,7 +115,8 @@ typedef struct fcWorld {
     fcReal stepH;     // the last (or current) step's length: impulses / stepH are the reported forces
     fcReal h;         // the (sub)step the stages are integrating now
     int substeps;     // how many substeps the current step is split into
-    // the state at the start of the step, restored when the step is retaken in substeps
+    // the bodies' state at the start of the step (bodyHigh entries): restored when the step is retaken in
+    // substeps, reported by the step's events, the velocity at the start for the constraint power
     int snapshotCapacity;
     fcVec3* snapshotPosition;
     fcQuat* snapshotOrientation;
