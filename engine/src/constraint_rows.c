@@ -17,6 +17,8 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blockLeverB);
     fcFree(r->blockLocalA);
     fcFree(r->blockLocalB);
+    fcFree(r->blockProjectionA);
+    fcFree(r->blockProjectionB);
     fcFree(r->blockSoft);
     fcFree(r->blockFresh);
     fcFree(r->blockImpulseA);
@@ -197,6 +199,13 @@ void fcRows_Layout(fcWorld* world)
     r->projectionBodies = fcAllocZeroed(sizeof(fcProjectionBody) * (size_t)(r->projectionCount + 1));
     for (int k = 0; k < world->bodyHigh; ++k)
         if (r->bodyProjection[k] >= 0) r->projectionBodies[r->bodyProjection[k]].body = k;
+    r->blockProjectionA = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    r->blockProjectionB = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        r->blockProjectionA[b] = joint->bodyA >= 0 ? r->bodyProjection[joint->bodyA] : -1;
+        r->blockProjectionB[b] = joint->bodyB >= 0 ? r->bodyProjection[joint->bodyB] : -1;
+    }
 
     // pattern of A's lower triangle: block b sees every earlier block sharing a dynamic body with it
     int* adjacent = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
@@ -272,6 +281,14 @@ void fcRows_Layout(fcWorld* world)
     world->topologyDirty = false;
 }
 
+// a point fixed in projection body n (-1: the world) at its pose
+static inline fcVec3 fcRows_ProjectionPoint(const fcRowStore* r, int n, fcVec3 local)
+{
+    if (n < 0) return local;
+    const fcProjectionBody* s = r->projectionBodies + n;
+    return fcVec3_Add(s->position, fcQuat_Rotate(s->orientation, local));
+}
+
 typedef struct fcFillTask {
     fcWorld* world;
     fcReal time;
@@ -296,8 +313,10 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         // copy of the local anchors and the bodies' poses (the projection bodies' inside the projection); the joint's
         // record is not read
         if (errorsOnly && (r->flags[i0] & fc_rowPoint) && r->blocksize[b] == 3) {
-            fcVec3 d = fcVec3_Sub(fcJoint_WorldPoint(world, r->bodyB[i0], r->blockLocalB[b]),
-                                  fcJoint_WorldPoint(world, r->bodyA[i0], r->blockLocalA[b]));
+            fcVec3 d = r->projectionActive ? fcVec3_Sub(fcRows_ProjectionPoint(r, r->blockProjectionB[b], r->blockLocalB[b]),
+                                                        fcRows_ProjectionPoint(r, r->blockProjectionA[b], r->blockLocalA[b]))
+                                           : fcVec3_Sub(fcJoint_WorldPoint(world, r->bodyB[i0], r->blockLocalB[b]),
+                                                        fcJoint_WorldPoint(world, r->bodyA[i0], r->blockLocalA[b]));
             errors[0] = d.x, errors[1] = d.y, errors[2] = d.z;
             if (!fcAllFinite(errors, 3))
                 for (int k = 0; k < 3; ++k)
@@ -575,7 +594,9 @@ typedef struct fcMoveTask {
 } fcMoveTask;
 
 // J^T lambda on body k: the sum over its blocks (side s of block b: J_s of the block's rows)
-static void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda, fcVec3* linear, fcVec3* angular)
+// (inlined into both moves: the projection's iterates call it for every body)
+static inline __attribute__((always_inline)) void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda,
+                                                                     fcVec3* linear, fcVec3* angular)
 {
     fcVec3 p = fcV3(0, 0, 0), l = fcV3(0, 0, 0);
     for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
@@ -705,6 +726,8 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
     fcParallelFor(world->tasks, world->rows.projectionCount, FC_BODY_GRAIN, fcRows_SyncProjectionChunk, &task);
 }
 
+#define FC_FLUSH_AHEAD 8
+
 // a joint of a sleeping island: both bodies held, one of them asleep (its records are kept while it sleeps)
 static bool fcRows_BlockAsleep(const fcWorld* world, int i)
 {
@@ -715,7 +738,7 @@ static bool fcRows_BlockAsleep(const fcWorld* world, int i)
 }
 
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
-// constraint impulses, with the J they were applied with. The first flush of a step starts the records of an
+// constraint impulses (world->constraintImpulse), with the J they were applied with. The first flush of a step starts the records of an
 // awake joint from zero: a step touches each joint's records once, here, instead of also zeroing them when it
 // begins
 void fcRows_Flush(fcWorld* world)
@@ -724,6 +747,12 @@ void fcRows_Flush(fcWorld* world)
     for (int b = 0; b < r->blockCount; ++b) {
         int i = r->blockadr[b], end = i + r->blocksize[b];
         fcJoint* joint = world->joints + r->blockJoint[b];
+        if (b + FC_FLUSH_AHEAD < r->blockCount) {
+            // the records of a later joint, to be written: the hardware prefetches strided loads, not stores
+            // (a 10000-link chain's joints are out of the caches)
+            const fcJoint* later = world->joints + r->blockJoint[b + FC_FLUSH_AHEAD];
+            for (int line = 0; line < 3; ++line) __builtin_prefetch((const char*)&later->impulseLinearB + FC_CACHE_LINE * line, 1);
+        }
         bool touched = false;
         if (r->blockFresh[b]) {
             r->blockFresh[b] = 0;
@@ -744,15 +773,14 @@ void fcRows_Flush(fcWorld* world)
             joint->impulseAngularB = fcVec3_Add(joint->impulseAngularB, momentB);
             joint->impulseLinearA = fcVec3_Sub(joint->impulseLinearA, p);
             joint->impulseAngularA = fcVec3_Sub(joint->impulseAngularA, momentA);
-            if (fcMoves(world, r->bodyB[i])) {
-                fcBody* body = world->bodies + r->bodyB[i];
-                body->constraintImpulse = fcVec3_Add(body->constraintImpulse, p);
-                body->constraintAngularImpulse = fcVec3_Add(body->constraintAngularImpulse, momentB);
+            int a = r->bodyA[i], bb = r->bodyB[i];
+            if (fcMoves(world, bb)) {
+                world->constraintImpulse[bb] = fcVec3_Add(world->constraintImpulse[bb], p);
+                world->constraintAngularImpulse[bb] = fcVec3_Add(world->constraintAngularImpulse[bb], momentB);
             }
-            if (fcMoves(world, r->bodyA[i])) {
-                fcBody* body = world->bodies + r->bodyA[i];
-                body->constraintImpulse = fcVec3_Sub(body->constraintImpulse, p);
-                body->constraintAngularImpulse = fcVec3_Sub(body->constraintAngularImpulse, momentA);
+            if (fcMoves(world, a)) {
+                world->constraintImpulse[a] = fcVec3_Sub(world->constraintImpulse[a], p);
+                world->constraintAngularImpulse[a] = fcVec3_Sub(world->constraintAngularImpulse[a], momentA);
             }
             i += 3;
         }
@@ -776,10 +804,11 @@ void fcRows_Flush(fcWorld* world)
             int sides[2] = {r->bodyA[i], r->bodyB[i]};
             for (int s = 0; s < 2; ++s) {
                 if (!fcMoves(world, sides[s])) continue;
-                fcBody* body = world->bodies + sides[s];
+                fcVec3* linear = world->constraintImpulse + sides[s];
+                fcVec3* angular = world->constraintAngularImpulse + sides[s];
                 const fcReal* jr = r->J[i] + 6 * s;
-                body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
-                body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+                *linear = fcVec3_MulAdd(*linear, impulse, fcV3(jr[0], jr[1], jr[2]));
+                *angular = fcVec3_MulAdd(*angular, impulse, fcV3(jr[3], jr[4], jr[5]));
             }
         }
         if (touched) r->blockImpulseA[b] = joint->impulseLinearA, r->blockImpulseB[b] = joint->impulseLinearB;

@@ -42,6 +42,8 @@ typedef struct fcRowStore {
     fcVec3* blockLeverB; // (blockCount) anchor_b - x_b at the same pose (point rows' J, moments)
     fcVec3* blockLocalA; // (blockCount) the joint's local anchors (fixed at its creation): the point rows'
     fcVec3* blockLocalB; //   errors without a read of the joint
+    int* blockProjectionA; // (blockCount) the projection body of the block's body a and b (-1: the world)
+    int* blockProjectionB;
     // per block, so that the passes of a step over the blocks read no joint record (a 10000-link chain's joints
     // outgrow the caches)
     uint8_t* blockSoft;  // (blockCount) the joint is soft (set by each fill)

@@ -59,7 +59,7 @@ static void fcStep_StartChunk(void* context, int begin, int end)
         world->snapshotOrientation[k] = b->orientation;
         world->snapshotVelocity[k] = b->linearVelocity;
         world->snapshotAngularVelocity[k] = b->angularVelocity;
-        b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
+        world->constraintImpulse[k] = world->constraintAngularImpulse[k] = fcV3(0, 0, 0);
         fcStabilize_GeometricStiffness(world, k, task->invH);
     }
 }
@@ -74,7 +74,7 @@ static void fcStep_Restore(fcWorld* world)
         b->orientation = world->snapshotOrientation[k];
         b->linearVelocity = world->snapshotVelocity[k];
         b->angularVelocity = world->snapshotAngularVelocity[k];
-        b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
+        world->constraintImpulse[k] = world->constraintAngularImpulse[k] = fcV3(0, 0, 0);
         fcBody_UpdateInverseInertia(b);
     }
     const fcRowStore* r = &world->rows;
@@ -140,20 +140,22 @@ bool fcWorld_Step(fcWorldId worldId)
 
     // rows at the start pose; a non-finite user row refuses the step before anything moved
     if (world->topologyDirty) fcRows_Layout(world);
-    if (!fcRows_Fill(world, world->time, false)) {
-        world->locked = false;
-        return false;
-    }
-    memset(&st->profile, 0, sizeof st->profile);
-    fcEvents_Begin(world);
     if (world->snapshotCapacity < world->bodyHigh) {  // bodies were created: the topology changed
         size_t n = (size_t)world->bodyHigh;
         world->snapshotPosition = fcRealloc(world->snapshotPosition, sizeof(fcVec3) * n);
         world->snapshotOrientation = fcRealloc(world->snapshotOrientation, sizeof(fcQuat) * n);
         world->snapshotVelocity = fcRealloc(world->snapshotVelocity, sizeof(fcVec3) * n);
         world->snapshotAngularVelocity = fcRealloc(world->snapshotAngularVelocity, sizeof(fcVec3) * n);
+        world->constraintImpulse = fcRealloc(world->constraintImpulse, sizeof(fcVec3) * n);
+        world->constraintAngularImpulse = fcRealloc(world->constraintAngularImpulse, sizeof(fcVec3) * n);
         world->snapshotCapacity = world->bodyHigh;
     }
+    if (!fcRows_Fill(world, world->time, false)) {
+        world->locked = false;
+        return false;
+    }
+    memset(&st->profile, 0, sizeof st->profile);
+    fcEvents_Begin(world);
     // the start state, which the collide stage's events report (a retaken step restores this same state); the
     // geometric stiffness from the last step's forces
     fcStartTask start = {world, world->stepH > 0 ? 1 / world->stepH : 0};
