@@ -19,7 +19,7 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blockLocalB);
     fcFree(r->blockProjectionA);
     fcFree(r->blockProjectionB);
-    fcFree(r->blockSoft);
+    fcFree(r->blockFlags);
     fcFree(r->blockFresh);
     fcFree(r->blockImpulseA);
     fcFree(r->blockImpulseB);
@@ -112,7 +112,7 @@ void fcRows_Layout(fcWorld* world)
     r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLocalA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLocalB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
-    r->blockSoft = fcAllocZeroed((size_t)(blocks + 1));
+    r->blockFlags = fcAllocZeroed((size_t)(blocks + 1));
     r->blockFresh = fcAllocZeroed((size_t)(blocks + 1));
     r->blockImpulseA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockImpulseB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
@@ -340,7 +340,10 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         bool soft = fcJoint_IsSoft(joint);
         // rigid point rows take the levers' path (a soft block's J is zeroed while projecting: it keeps J and W)
         bool point = type->pointRows && !soft && !joint->unilateral && !r->genericOnly;
-        if (!errorsOnly) r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb, r->blockSoft[b] = soft;
+        if (!errorsOnly) {
+            r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb;
+            r->blockFlags[b] = (uint8_t)((soft ? fc_blockSoft : 0) | (joint->enableMotor ? fc_blockMotor : 0));
+        }
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;

@@ -32,6 +32,11 @@ typedef struct fcProjectionBody {
     bool moves;          // dynamic and awake: the impulses move it
 } fcProjectionBody;
 
+enum {
+    fc_blockSoft = 1,   // the joint is soft (stiffness or damping)
+    fc_blockMotor = 2,  // the joint has a motor (it keeps its island awake)
+};
+
 typedef struct fcRowStore {
     int count, capacity;
     int blockCount;
@@ -46,7 +51,7 @@ typedef struct fcRowStore {
     int* blockProjectionB;
     // per block, so that the passes of a step over the blocks read no joint record (a 10000-link chain's joints
     // outgrow the caches)
-    uint8_t* blockSoft;  // (blockCount) the joint is soft (set by each fill)
+    uint8_t* blockFlags; // (blockCount) fc_block* bits of the joint (set by each fill)
     uint8_t* blockFresh; // (blockCount) set when a step begins: the first flush replaces the joint's records of
                          // the last step instead of adding to them (a sleeping joint's are kept)
     fcVec3* blockImpulseA; // (blockCount) the joint's impulseLinearA and B as flushed last: the geometric

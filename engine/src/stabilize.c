@@ -197,7 +197,7 @@ void fcStabilize_GeometricStiffness(fcWorld* world, int k, fcReal invH)
     for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
         int block = r->bodyBlocks[e] >> 1;
         bool isB = r->bodyBlocks[e] & 1;
-        if (r->blockSoft[block]) continue;
+        if (r->blockFlags[block] & fc_blockSoft) continue;
         fcVec3 lever = isB ? r->blockLeverB[block] : r->blockLeverA[block];
         fcVec3 force = fcVec3_Scale(invH, isB ? r->blockImpulseB[block] : r->blockImpulseA[block]);
         fcReal pull = fcVec3_Dot(force, lever);
