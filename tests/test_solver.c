@@ -360,8 +360,8 @@ static int test_point_rows_match_generic(void)
             worstPose = fmax(worstPose, fmax(fcVecDiff(p->position, q->position), fcVecDiff(p->linearVelocity, q->linearVelocity)));
             worstPose = fmax(worstPose, fcVecDiff(p->angularVelocity, q->angularVelocity));
             worstPose = fmax(worstPose, fabs(p->orientation.w - q->orientation.w));
-            worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(p->constraintImpulse, q->constraintImpulse),
-                                                   fcVecDiff(p->constraintAngularImpulse, q->constraintAngularImpulse)));
+            worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(worlds[0]->constraintImpulse[b], worlds[1]->constraintImpulse[b]),
+                                                   fcVecDiff(worlds[0]->constraintAngularImpulse[b], worlds[1]->constraintAngularImpulse[b])));
         }
         for (int j = 0; j < worlds[0]->jointHigh; ++j) {
             const fcJoint* p = worlds[0]->joints + j;

@@ -50,6 +50,14 @@ void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec
         *w = fcV3(0, 0, 0);
         return;
     }
+    const fcProjectionBody* s = fcWorld_ProjectionBody(world, body);
+    if (s != NULL) {
+        *x = s->position;
+        *q = s->orientation;
+        *v = s->linearVelocity;
+        *w = s->angularVelocity;
+        return;
+    }
     const fcBody* b = world->bodies + body;
     *x = b->position;
     *q = b->orientation;
@@ -348,11 +356,21 @@ void fcBody_Wake(fcWorld* world, fcBody* body)
     body->sleepTime = 0;
 }
 
+// the applied force and torque are for the next step only: those of a step already taken are dropped here, so
+// that no pass over the bodies has to clear them after every step
+static void fcBody_ApplyingTo(const fcWorld* world, fcBody* body)
+{
+    if (body->appliedStep == world->stepCount) return;
+    body->appliedForce = body->appliedTorque = fcV3(0, 0, 0);
+    body->appliedStep = world->stepCount;
+}
+
 bool fcBody_ApplyForce(fcBodyId id, fcVec3 f, fcVec3 point)
 {
     FC_BODY_GET_UNLOCKED(id, "fcBody_ApplyForce");
     if (!fcVec3_IsFinite(f) || !fcVec3_IsFinite(point)) return fcError("fcBody_ApplyForce: force or point is not finite");
     if (body->type != fc_dynamicBody) return true;  // nothing moves a static or kinematic body
+    fcBody_ApplyingTo(world, body);
     body->appliedForce = fcVec3_Add(body->appliedForce, f);
     body->appliedTorque = fcVec3_Add(body->appliedTorque, fcVec3_Cross(fcVec3_Sub(point, body->position), f));
     fcBody_Wake(world, body);
@@ -364,6 +382,7 @@ bool fcBody_ApplyTorque(fcBodyId id, fcVec3 t)
     FC_BODY_GET_UNLOCKED(id, "fcBody_ApplyTorque");
     if (!fcVec3_IsFinite(t)) return fcError("fcBody_ApplyTorque: torque is not finite");
     if (body->type != fc_dynamicBody) return true;
+    fcBody_ApplyingTo(world, body);
     body->appliedTorque = fcVec3_Add(body->appliedTorque, t);
     fcBody_Wake(world, body);
     return true;

@@ -15,6 +15,16 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->blocksize);
     fcFree(r->blockLeverA);
     fcFree(r->blockLeverB);
+    fcFree(r->blockLocalA);
+    fcFree(r->blockLocalB);
+    fcFree(r->blockProjectionA);
+    fcFree(r->blockProjectionB);
+    fcFree(r->blockFlags);
+    fcFree(r->blockFresh);
+    fcFree(r->blockImpulseA);
+    fcFree(r->blockImpulseB);
+    fcFree(r->freeJoints);
+    fcFree(r->activeJoints);
     fcFree(r->joint);
     fcFree(r->rowBlock);
     fcFree(r->bodyA);
@@ -38,6 +48,8 @@ void fcRowStore_Free(fcRowStore* r)
     fcFree(r->avalues);
     fcFree(r->bodyadr);
     fcFree(r->bodyBlocks);
+    fcFree(r->projectionBodies);
+    fcFree(r->bodyProjection);
     fcFree(r->pairadr);
     fcFree(r->pairBlock);
     fcFree(r->pairOffset);
@@ -98,6 +110,21 @@ void fcRows_Layout(fcWorld* world)
     r->blocksize = fcAlloc(sizeof(int) * (size_t)blocks);
     r->blockLeverA = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
     r->blockLeverB = fcAllocZeroed(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockLocalA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockLocalB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockFlags = fcAllocZeroed((size_t)(blocks + 1));
+    r->blockFresh = fcAllocZeroed((size_t)(blocks + 1));
+    r->blockImpulseA = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->blockImpulseB = fcAlloc(sizeof(fcVec3) * (size_t)(blocks + 1));
+    r->freeJoints = fcAlloc(sizeof(int) * (size_t)(world->jointHigh + 1));
+    r->activeJoints = fcAlloc(sizeof(int) * (size_t)(world->jointHigh + 1));
+    r->freeJointCount = r->activeJointCount = 0;
+    for (int j = 0; j < world->jointHigh; ++j) {
+        const fcJoint* joint = world->joints + j;
+        if (!joint->inUse) continue;
+        if (jointBlock[j] < 0) r->freeJoints[r->freeJointCount++] = j;
+        else if (joint->limitRow >= 0 || joint->unilateral) r->activeJoints[r->activeJointCount++] = j;
+    }
     r->joint = fcAlloc(sizeof(int) * n);
     r->rowBlock = fcAlloc(sizeof(int) * n);
     r->bodyA = fcAlloc(sizeof(int) * n);
@@ -127,6 +154,10 @@ void fcRows_Layout(fcWorld* world)
         r->blockadr[b] = row;
         r->blocksize[b] = joint->rowCount;
         joint->rowStart = row;
+        r->blockLocalA[b] = joint->localAnchorA;
+        r->blockLocalB[b] = joint->localAnchorB;
+        r->blockImpulseA[b] = joint->impulseLinearA;
+        r->blockImpulseB[b] = joint->impulseLinearB;
         for (int k = 0; k < joint->rowCount; ++k, ++row) {
             r->joint[row] = j;
             r->rowBlock[row] = b;
@@ -152,6 +183,29 @@ void fcRows_Layout(fcWorld* world)
         if (fcIsDynamic(world, joint->bodyB)) r->bodyBlocks[next[joint->bodyB]++] = 2 * b + 1;
     }
     fcFree(next);
+
+    // the projection bodies: every body a block touches, in body order (the projection's gather walks the bodies
+    // forwards)
+    r->bodyProjection = fcAlloc(sizeof(int) * (size_t)(world->bodyHigh + 1));
+    for (int k = 0; k < world->bodyHigh; ++k) r->bodyProjection[k] = -1;
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        if (joint->bodyA >= 0) r->bodyProjection[joint->bodyA] = -2;
+        if (joint->bodyB >= 0) r->bodyProjection[joint->bodyB] = -2;
+    }
+    r->projectionCount = 0;
+    for (int k = 0; k < world->bodyHigh; ++k)
+        if (r->bodyProjection[k] == -2) r->bodyProjection[k] = r->projectionCount++;
+    r->projectionBodies = fcAllocZeroed(sizeof(fcProjectionBody) * (size_t)(r->projectionCount + 1));
+    for (int k = 0; k < world->bodyHigh; ++k)
+        if (r->bodyProjection[k] >= 0) r->projectionBodies[r->bodyProjection[k]].body = k;
+    r->blockProjectionA = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    r->blockProjectionB = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
+    for (int b = 0; b < blocks; ++b) {
+        const fcJoint* joint = world->joints + r->blockJoint[b];
+        r->blockProjectionA[b] = joint->bodyA >= 0 ? r->bodyProjection[joint->bodyA] : -1;
+        r->blockProjectionB[b] = joint->bodyB >= 0 ? r->bodyProjection[joint->bodyB] : -1;
+    }
 
     // pattern of A's lower triangle: block b sees every earlier block sharing a dynamic body with it
     int* adjacent = fcAlloc(sizeof(int) * (size_t)(blocks + 1));
@@ -227,6 +281,14 @@ void fcRows_Layout(fcWorld* world)
     world->topologyDirty = false;
 }
 
+// a point fixed in projection body n (-1: the world) at its pose
+static inline fcVec3 fcRows_ProjectionPoint(const fcRowStore* r, int n, fcVec3 local)
+{
+    if (n < 0) return local;
+    const fcProjectionBody* s = r->projectionBodies + n;
+    return fcVec3_Add(s->position, fcQuat_Rotate(s->orientation, local));
+}
+
 typedef struct fcFillTask {
     fcWorld* world;
     fcReal time;
@@ -245,14 +307,26 @@ static void fcRows_FillChunk(void* context, int begin, int end)
     int softCount = 0;
     fcUserConstraintRow tmp[FC_MAX_JOINT_ROWS];
     for (int b = begin; b < end; ++b) {
+        int i0 = r->blockadr[b];
+        fcReal* errors = r->error + i0;
+        // a block of point rows alone (a rigid ball joint) needs nothing but its anchors, inline: the block's
+        // copy of the local anchors and the bodies' poses (the projection bodies' inside the projection); the joint's
+        // record is not read
+        if (errorsOnly && (r->flags[i0] & fc_rowPoint) && r->blocksize[b] == 3) {
+            fcVec3 d = r->projectionActive ? fcVec3_Sub(fcRows_ProjectionPoint(r, r->blockProjectionB[b], r->blockLocalB[b]),
+                                                        fcRows_ProjectionPoint(r, r->blockProjectionA[b], r->blockLocalA[b]))
+                                           : fcVec3_Sub(fcJoint_WorldPoint(world, r->bodyB[i0], r->blockLocalB[b]),
+                                                        fcJoint_WorldPoint(world, r->bodyA[i0], r->blockLocalA[b]));
+            errors[0] = d.x, errors[1] = d.y, errors[2] = d.z;
+            if (!fcAllFinite(errors, 3))
+                for (int k = 0; k < 3; ++k)
+                    if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
+            continue;
+        }
         const fcJoint* joint = world->joints + r->blockJoint[b];
-        fcReal* errors = r->error + r->blockadr[b];
-        // a block of point rows alone (a rigid ball joint) needs nothing but its anchors, inline
-        bool pointsOnly = errorsOnly && (r->flags[r->blockadr[b]] & fc_rowPoint) && joint->rowCount == 3;
-        if (pointsOnly) fcJoint_PointErrors(world, joint, errors);
-        const fcJointTypeTable* type = pointsOnly ? NULL : fcJoint_GetTypeTable(joint->type);
-        if (pointsOnly || (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0)) {
-            if (!pointsOnly) type->errors(world, joint, errors);
+        const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
+        if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
+            type->errors(world, joint, errors);
             if (!fcAllFinite(errors, joint->rowCount))
                 for (int k = 0; k < joint->rowCount; ++k)
                     if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
@@ -266,7 +340,10 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         bool soft = fcJoint_IsSoft(joint);
         // rigid point rows take the levers' path (a soft block's J is zeroed while projecting: it keeps J and W)
         bool point = type->pointRows && !soft && !joint->unilateral && !r->genericOnly;
-        if (!errorsOnly) r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb;
+        if (!errorsOnly) {
+            r->blockLeverA[b] = pose.ra, r->blockLeverB[b] = pose.rb;
+            r->blockFlags[b] = (uint8_t)((soft ? fc_blockSoft : 0) | (joint->enableMotor ? fc_blockMotor : 0));
+        }
         bool holonomic = joint->type == fc_userConstraint ? joint->holonomic : joint->type != fc_bladeJoint;
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
@@ -520,7 +597,9 @@ typedef struct fcMoveTask {
 } fcMoveTask;
 
 // J^T lambda on body k: the sum over its blocks (side s of block b: J_s of the block's rows)
-static void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda, fcVec3* linear, fcVec3* angular)
+// (inlined into both moves: the projection's iterates call it for every body)
+static inline __attribute__((always_inline)) void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda,
+                                                                     fcVec3* linear, fcVec3* angular)
 {
     fcVec3 p = fcV3(0, 0, 0), l = fcV3(0, 0, 0);
     for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
@@ -546,8 +625,23 @@ static void fcRows_BodyImpulse(const fcRowStore* r, int k, const fcReal* lambda,
     *linear = p, *angular = l;
 }
 
-// each moving body's gathered impulse through M~^-1 (the inertia W was built with) into its velocity, or
-// (displace) into its pose and, over h, its velocity
+// a gathered impulse (p, l) through M~^-1 (the inertia W was built with) into a velocity, or (displace) into the
+// pose and, over h, the velocity
+static inline void fcRows_Move(fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w, fcReal invMass, const fcMat33* invInertia,
+                               fcVec3 p, fcVec3 l, bool displace, fcReal invH)
+{
+    fcVec3 dx = fcVec3_Scale(invMass, p), dq = fcMat33_MulV(*invInertia, l);
+    if (displace) {
+        *x = fcVec3_Add(*x, dx);
+        *q = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), *q));
+        *v = fcVec3_MulAdd(*v, invH, dx);
+        *w = fcVec3_MulAdd(*w, invH, dq);
+    } else {
+        *v = fcVec3_Add(*v, dx);
+        *w = fcVec3_Add(*w, dq);
+    }
+}
+
 static void fcRows_MoveBodiesChunk(void* context, int begin, int end)
 {
     const fcMoveTask* task = context;
@@ -559,16 +653,25 @@ static void fcRows_MoveBodiesChunk(void* context, int begin, int end)
         if (r->bodyadr[k] == r->bodyadr[k + 1] || body->asleep) continue;  // only dynamic bodies have blocks
         fcVec3 p, l;
         fcRows_BodyImpulse(r, k, task->lambda, &p, &l);
-        fcVec3 dx = fcVec3_Scale(body->invMass, p), dq = fcMat33_MulV(body->invInertiaSolve, l);
-        if (task->displace) {
-            body->position = fcVec3_Add(body->position, dx);
-            body->orientation = fcQuat_Renormalize(fcQuat_Mul(fcQuat_FromRotationVector(dq), body->orientation));
-            body->linearVelocity = fcVec3_MulAdd(body->linearVelocity, invH, dx);
-            body->angularVelocity = fcVec3_MulAdd(body->angularVelocity, invH, dq);
-        } else {
-            body->linearVelocity = fcVec3_Add(body->linearVelocity, dx);
-            body->angularVelocity = fcVec3_Add(body->angularVelocity, dq);
-        }
+        fcRows_Move(&body->position, &body->orientation, &body->linearVelocity, &body->angularVelocity, body->invMass,
+                    &body->invInertiaSolve, p, l, task->displace, invH);
+    }
+}
+
+// the same on the projection bodies, inside the projection
+static void fcRows_MoveProjectionChunk(void* context, int begin, int end)
+{
+    const fcMoveTask* task = context;
+    fcWorld* world = task->world;
+    const fcRowStore* r = &world->rows;
+    fcReal invH = 1 / world->h;
+    for (int n = begin; n < end; ++n) {
+        fcProjectionBody* s = r->projectionBodies + n;
+        if (!s->moves) continue;
+        fcVec3 p, l;
+        fcRows_BodyImpulse(r, s->body, task->lambda, &p, &l);
+        fcRows_Move(&s->position, &s->orientation, &s->linearVelocity, &s->angularVelocity, s->invMass, &s->invInertia, p,
+                    l, task->displace, invH);
     }
 }
 
@@ -577,18 +680,94 @@ void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bo
     fcRowStore* r = &world->rows;
     for (int i = 0; i < r->count; ++i) r->pending[i] += lambda[i] * scale;
     fcMoveTask task = {world, lambda, displace};
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_MoveBodiesChunk, &task);
+    if (r->projectionActive)
+        fcParallelFor(world->tasks, r->projectionCount, FC_BODY_GRAIN, fcRows_MoveProjectionChunk, &task);
+    else
+        fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcRows_MoveBodiesChunk, &task);
+}
+
+typedef struct fcProjectionTask {
+    fcWorld* world;
+    fcProjectionSync sync;
+} fcProjectionTask;
+
+static void fcRows_SyncProjectionChunk(void* context, int begin, int end)
+{
+    const fcProjectionTask* task = context;
+    fcWorld* world = task->world;
+    fcRowStore* r = &world->rows;
+    for (int n = begin; n < end; ++n) {
+        fcProjectionBody* s = r->projectionBodies + n;
+        fcBody* b = world->bodies + s->body;
+        switch (task->sync) {
+        case fc_projectionGather:
+            s->position = b->position;
+            s->orientation = b->orientation;
+            s->linearVelocity = b->linearVelocity;
+            s->angularVelocity = b->angularVelocity;
+            s->invMass = b->invMass;
+            s->invInertia = b->invInertiaSolve;
+            s->moves = fcMoves(world, s->body);
+            break;
+        case fc_projectionGatherInertia:
+            s->invInertia = b->invInertiaSolve;
+            break;
+        case fc_projectionScatter:
+            if (!s->moves) break;  // nothing else changes inside the projection
+            b->position = s->position;
+            b->orientation = s->orientation;
+            b->linearVelocity = s->linearVelocity;
+            b->angularVelocity = s->angularVelocity;
+            break;
+        }
+    }
+}
+
+void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
+{
+    fcProjectionTask task = {world, sync};
+    fcParallelFor(world->tasks, world->rows.projectionCount, FC_BODY_GRAIN, fcRows_SyncProjectionChunk, &task);
+}
+
+#define FC_FLUSH_AHEAD 8
+
+// a joint of a sleeping island: both bodies held, one of them asleep (its records are kept while it sleeps)
+static bool fcRows_BlockAsleep(const fcWorld* world, int i)
+{
+    const fcRowStore* r = &world->rows;
+    int a = r->bodyA[i], b = r->bodyB[i];
+    bool someAsleep = (a >= 0 && world->bodies[a].asleep) || (b >= 0 && world->bodies[b].asleep);
+    return someAsleep && !fcMoves(world, a) && !fcMoves(world, b);
 }
 
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
-// constraint impulses, with the J they were applied with
+// constraint impulses (world->constraintImpulse), with the J they were applied with. The first flush of a step starts the records of an
+// awake joint from zero: a step touches each joint's records once, here, instead of also zeroing them when it
+// begins
 void fcRows_Flush(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     for (int b = 0; b < r->blockCount; ++b) {
         int i = r->blockadr[b], end = i + r->blocksize[b];
         fcJoint* joint = world->joints + r->blockJoint[b];
+        if (b + FC_FLUSH_AHEAD < r->blockCount) {
+            // the records of a later joint, to be written: the hardware prefetches strided loads, not stores
+            // (a 10000-link chain's joints are out of the caches)
+            const fcJoint* later = world->joints + r->blockJoint[b + FC_FLUSH_AHEAD];
+            for (int line = 0; line < 3; ++line) __builtin_prefetch((const char*)&later->impulseLinearB + FC_CACHE_LINE * line, 1);
+        }
+        bool touched = false;
+        if (r->blockFresh[b]) {
+            r->blockFresh[b] = 0;
+            if (!fcRows_BlockAsleep(world, i)) {
+                memset(joint->impulse, 0, sizeof joint->impulse);
+                joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
+                joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
+                touched = true;
+            }
+        }
         if ((r->flags[i] & fc_rowPoint) && (r->pending[i] != 0 || r->pending[i + 1] != 0 || r->pending[i + 2] != 0)) {
+            touched = true;
             // the point rows push the anchors by p = (l_0, l_1, l_2); their moment about b's anchor is zero
             fcVec3 p = fcV3(r->pending[i], r->pending[i + 1], r->pending[i + 2]);
             for (int k = 0; k < 3; ++k) joint->impulse[k] += r->pending[i + k], r->pending[i + k] = 0;
@@ -597,21 +776,21 @@ void fcRows_Flush(fcWorld* world)
             joint->impulseAngularB = fcVec3_Add(joint->impulseAngularB, momentB);
             joint->impulseLinearA = fcVec3_Sub(joint->impulseLinearA, p);
             joint->impulseAngularA = fcVec3_Sub(joint->impulseAngularA, momentA);
-            if (fcMoves(world, r->bodyB[i])) {
-                fcBody* body = world->bodies + r->bodyB[i];
-                body->constraintImpulse = fcVec3_Add(body->constraintImpulse, p);
-                body->constraintAngularImpulse = fcVec3_Add(body->constraintAngularImpulse, momentB);
+            int a = r->bodyA[i], bb = r->bodyB[i];
+            if (fcMoves(world, bb)) {
+                world->constraintImpulse[bb] = fcVec3_Add(world->constraintImpulse[bb], p);
+                world->constraintAngularImpulse[bb] = fcVec3_Add(world->constraintAngularImpulse[bb], momentB);
             }
-            if (fcMoves(world, r->bodyA[i])) {
-                fcBody* body = world->bodies + r->bodyA[i];
-                body->constraintImpulse = fcVec3_Sub(body->constraintImpulse, p);
-                body->constraintAngularImpulse = fcVec3_Sub(body->constraintAngularImpulse, momentA);
+            if (fcMoves(world, a)) {
+                world->constraintImpulse[a] = fcVec3_Sub(world->constraintImpulse[a], p);
+                world->constraintAngularImpulse[a] = fcVec3_Sub(world->constraintAngularImpulse[a], momentA);
             }
             i += 3;
         }
         for (; i < end; ++i) {
             fcReal impulse = r->pending[i];
             if (impulse == 0) continue;
+            touched = true;
             r->pending[i] = 0;
             joint->impulse[i - joint->rowStart] += impulse;
             const fcReal* jb = r->J[i] + 6;
@@ -628,11 +807,13 @@ void fcRows_Flush(fcWorld* world)
             int sides[2] = {r->bodyA[i], r->bodyB[i]};
             for (int s = 0; s < 2; ++s) {
                 if (!fcMoves(world, sides[s])) continue;
-                fcBody* body = world->bodies + sides[s];
+                fcVec3* linear = world->constraintImpulse + sides[s];
+                fcVec3* angular = world->constraintAngularImpulse + sides[s];
                 const fcReal* jr = r->J[i] + 6 * s;
-                body->constraintImpulse = fcVec3_MulAdd(body->constraintImpulse, impulse, fcV3(jr[0], jr[1], jr[2]));
-                body->constraintAngularImpulse = fcVec3_MulAdd(body->constraintAngularImpulse, impulse, fcV3(jr[3], jr[4], jr[5]));
+                *linear = fcVec3_MulAdd(*linear, impulse, fcV3(jr[0], jr[1], jr[2]));
+                *angular = fcVec3_MulAdd(*angular, impulse, fcV3(jr[3], jr[4], jr[5]));
             }
         }
+        if (touched) r->blockImpulseA[b] = joint->impulseLinearA, r->blockImpulseB[b] = joint->impulseLinearB;
     }
 }

@@ -26,6 +26,11 @@ void* fcAlloc(size_t size) { return fcCheckAlloc(malloc(size ? size : 1), size);
 void* fcAllocZeroed(size_t size) { return fcCheckAlloc(calloc(1, size ? size : 1), size); }
 void* fcRealloc(void* p, size_t size) { return fcCheckAlloc(realloc(p, size ? size : 1), size); }
 void fcFree(void* p) { free(p); }
+void* fcAllocLines(size_t size)
+{
+    size_t lines = (size + FC_CACHE_LINE - 1) / FC_CACHE_LINE;
+    return fcCheckAlloc(aligned_alloc(FC_CACHE_LINE, (lines ? lines : 1) * FC_CACHE_LINE), size);
+}
 
 bool fcError(const char* fmt, ...)
 {

@@ -21,6 +21,10 @@ void* fcAlloc(size_t size);
 void* fcAllocZeroed(size_t size);
 void* fcRealloc(void* p, size_t size);
 void fcFree(void* p);
+// A block that starts a cache line (the world's arrays of bodies, joints and shapes: their structs are grouped
+// by cache line); size is rounded up to whole lines. Freed by fcFree.
+#define FC_CACHE_LINE 64
+void* fcAllocLines(size_t size);
 
 // Record a refused call: sets the thread's last error and forwards it to the log hook. Returns false so
 // callers can `return fcError(...)`.

@@ -98,9 +98,9 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
         kinetic += fcDiagnostics_KineticEnergy(b);
         potential -= b->mass * fcVec3_Dot(g, b->position);
         // work of the step's constraint impulse at the mean velocity of the step
-        fcVec3 vm = fcVec3_Scale(0.5, fcVec3_Add(b->linearVelocity, b->stepStartVelocity));
-        fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(b->angularVelocity, b->stepStartAngularVelocity));
-        power += (fcVec3_Dot(b->constraintImpulse, vm) + fcVec3_Dot(b->constraintAngularImpulse, wm)) / h;
+        fcVec3 vm = fcVec3_Scale(0.5, fcVec3_Add(b->linearVelocity, world->snapshotVelocity[k]));
+        fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(b->angularVelocity, world->snapshotAngularVelocity[k]));
+        power += (fcVec3_Dot(world->constraintImpulse[k], vm) + fcVec3_Dot(world->constraintAngularImpulse[k], wm)) / h;
     }
     potential += springEnergy;
     st->kineticEnergy = kinetic;

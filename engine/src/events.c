@@ -27,9 +27,8 @@ static fcConstraintEvent* fcEvents_Add(fcWorld* world, fcEventType type, int joi
     e->joint = fcMakeJointId(world, joint);
     e->time = time;
     e->forceBefore = j->lastForce;
-    const fcBody* b = world->bodies + j->bodyB;
-    e->positionB = b->stepStartPosition;
-    e->velocityB = b->stepStartVelocity;
+    e->positionB = world->snapshotPosition[j->bodyB];  // the step's start state
+    e->velocityB = world->snapshotVelocity[j->bodyB];
     return e;
 }
 
@@ -61,9 +60,8 @@ static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, 
     e->shapeB = fcMakeShapeId(world, c->shapeB);
     e->time = time;
     const fcBody* a = world->bodies + c->bodyA;
-    const fcBody* b = world->bodies + c->bodyB;
-    e->positionB = b->stepStartPosition;
-    e->velocityB = b->stepStartVelocity;
+    e->positionB = world->snapshotPosition[c->bodyB];  // the step's start state
+    e->velocityB = world->snapshotVelocity[c->bodyB];
     if (m != NULL && m->pointCount > 0) {
         e->normal = m->normal;
         e->point = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, m->points[0].localA));

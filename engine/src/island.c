@@ -48,17 +48,18 @@ void fcIslands_Update(fcWorld* world)
     int* disturbed = parent + 2 * n;
     for (int k = 0; k < n; ++k) parent[k] = k, minSleep[k] = 1, disturbed[k] = 0;
     // one pass over the joints and one over the touching contacts: the islands they join, and the disturbances
-    // (moving kinematic bodies touching or joined to a body, motors)
-    for (int j = 0; j < world->jointHigh; ++j) {
-        const fcJoint* joint = world->joints + j;
-        if (!joint->inUse) continue;
-        if (fcIsland_Joins(world, joint->bodyA, joint->bodyB)) {
-            fcIsland_Union(parent, joint->bodyA, joint->bodyB);
+    // (moving kinematic bodies touching or joined to a body, motors). The joints are the row store's blocks (a
+    // joint without one joins and disturbs no dynamic body), read from its arrays rather than the joints' records
+    const fcRowStore* r = &world->rows;
+    for (int block = 0; block < r->blockCount; ++block) {
+        int a = r->bodyA[r->blockadr[block]], b = r->bodyB[r->blockadr[block]];
+        if (fcIsland_Joins(world, a, b)) {
+            fcIsland_Union(parent, a, b);
         } else {
-            if (fcIsland_Disturbs(world, joint->bodyA) && joint->bodyB >= 0) disturbed[joint->bodyB] = 1;
-            if (joint->bodyA >= 0 && fcIsland_Disturbs(world, joint->bodyB)) disturbed[joint->bodyA] = 1;
+            if (fcIsland_Disturbs(world, a) && b >= 0) disturbed[b] = 1;
+            if (a >= 0 && fcIsland_Disturbs(world, b)) disturbed[a] = 1;
         }
-        if (joint->enableMotor) disturbed[joint->bodyB] = 1;  // a motor drives: it never sleeps
+        if (r->blockFlags[block] & fc_blockMotor) disturbed[b] = 1;  // a motor drives: it never sleeps
     }
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {

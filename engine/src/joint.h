@@ -31,10 +31,13 @@ const fcJointTypeTable* fcJoint_GetTypeTable(fcJointType type);
 
 // Pose of the joint's bodies at their current state; time is the time the rows hold at.
 void fcJoint_ComputePose(const fcWorld* world, const fcJoint* joint, fcReal time, fcJointPose* pose);
-// A point fixed in a body (or in the world, body -1) at the body's current pose.
+// A point fixed in a body (or in the world, body -1) at the body's current pose (its projection body's inside the
+// projection).
 static inline fcVec3 fcJoint_WorldPoint(const fcWorld* world, int body, fcVec3 local)
 {
     if (body < 0) return local;
+    const fcProjectionBody* s = fcWorld_ProjectionBody(world, body);
+    if (s != NULL) return fcVec3_Add(s->position, fcQuat_Rotate(s->orientation, local));
     const fcBody* b = world->bodies + body;
     return fcVec3_Add(b->position, fcQuat_Rotate(b->orientation, local));
 }

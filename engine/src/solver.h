@@ -22,7 +22,12 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
 // M~^-1 of the bodies and W of the rows; displaced: the bodies moved since their world inertia was refreshed
 void fcRows_ComputeW(fcWorld* world, bool displaced);
 void fcRows_AssembleA(fcWorld* world, bool projection);
+// moves the projection bodies while rows.projectionActive (the projection), else the bodies
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
+// the projection's working copy of the bodies (fcProjectionBody): gathered from the bodies when it starts, the
+// world inertia gathered again after its refactors, its state scattered back to the moving bodies
+typedef enum fcProjectionSync { fc_projectionGather, fc_projectionGatherInertia, fc_projectionScatter } fcProjectionSync;
+void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync);
 // J v of row i at the bodies' current velocities; of every row into jv (the point rows from their levers)
 fcReal fcRows_Velocity(const fcWorld* world, int i);
 void fcRows_Velocities(const fcWorld* world, fcReal* jv);
@@ -38,10 +43,10 @@ void fcIntegrate_Positions(fcWorld* world, bool refreshInertia);
 
 // stabilize.c: the velocity bias of each row for the world's stabilization mode (writes rows.rhs's bias part)
 fcReal fcStabilize_Bias(const fcWorld* world, int row);
-// the geometric stiffness K of each body from the last step's joint forces (before the step's impulses reset), at
-// the levers of the step's first fill
+// the geometric stiffness K of body k from the last step's joint forces (impulses times invH, the inverse of the
+// last step's length), at the levers of the step's first fill; part of the step's first pass over the bodies
 #define FC_GEOMETRIC_THETA 0.25
-void fcStabilize_GeometricStiffness(fcWorld* world);
+void fcStabilize_GeometricStiffness(fcWorld* world, int k, fcReal invH);
 // post-step projection; returns the iterations taken and sets stats.projection*
 void fcStabilize_Project(fcWorld* world);
 

@@ -50,25 +50,32 @@ static bool fcStabilize_SelectUnilateral(fcRowStore* r)
     return changed;
 }
 
-static void fcStabilize_RefreshInertiaChunk(void* context, int begin, int end)
+// the end of the projection, in one pass over the bodies: the projection bodies' state back into the bodies, and the
+// displaced bodies' world inertia
+static void fcStabilize_EndChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
     for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
-        if (b->inUse && b->type == fc_dynamicBody && !b->asleep) fcBody_UpdateInverseInertia(b);
+        if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
+        const fcProjectionBody* s = fcWorld_ProjectionBody(world, k);
+        if (s != NULL) {
+            b->position = s->position;
+            b->orientation = s->orientation;
+            b->linearVelocity = s->linearVelocity;
+            b->angularVelocity = s->angularVelocity;
+        }
+        fcBody_UpdateInverseInertia(b);
     }
 }
 
-// the displaced bodies' world inertia, once the iterations that moved them are done
-static void fcStabilize_RefreshInertia(fcWorld* world)
-{
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_RefreshInertiaChunk, world);
-}
-
-// take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T
+// take the soft rows (springs, not constraints) out of the projection, then factor J M^-1 J^T. The inertia is
+// refreshed on the bodies' records: the projection bodies' state goes back to them first, and their new M~^-1
+// comes back after
 static void fcStabilize_Factor(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
+    fcRows_SyncProjection(world, fc_projectionScatter);
     fcRows_Flush(world);  // the soft rows' velocity impulses are recorded with their J before it is zeroed
     for (int i = 0; i < r->count; ++i)
         if (r->flags[i] & fc_rowSoft)
@@ -76,6 +83,7 @@ static void fcStabilize_Factor(fcWorld* world)
     fcRows_ComputeW(world, true);
     fcRows_AssembleA(world, true);
     fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
+    fcRows_SyncProjection(world, fc_projectionGatherInertia);
 }
 
 // The SHAKE iterates converge linearly, at a nearly constant rate rho: each correction F_k is about rho times the
@@ -128,6 +136,10 @@ void fcStabilize_Project(fcWorld* world)
     // stalls on them.
     bool newton = false, history = false;
     fcReal previous = 0;
+    // the iterates work on a compact copy of the bodies the blocks touch (fcProjectionBody): the errors, the
+    // user rows' and the joints' poses (fcBody_GetState, fcJoint_WorldPoint) and the moves read it
+    fcRows_SyncProjection(world, fc_projectionGather);
+    r->projectionActive = true;
     for (int it = 0;; ++it) {
         if (!fcRows_Fill(world, tEnd, true)) {
             // a user row went non-finite at the moved pose: keep the pose, report the failure
@@ -165,53 +177,44 @@ void fcStabilize_Project(fcWorld* world)
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;
     }
-    fcStabilize_RefreshInertia(world);
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_EndChunk, world);
+    r->projectionActive = false;
 }
 
 // K = sum over the body's joints of max(0, F . r) (E - u u^T), u = r / |r|: the change of the joint's torque
 // r x F as the body turns under a pulling force F at lever r, symmetrized and kept positive (tension stiffens
-// the rocking of a link; shear and compression are left explicit).
-static void fcStabilize_GeometricStiffnessChunk(void* context, int begin, int end)
+// the rocking of a link; shear and compression are left explicit). The joints are the body's blocks in the row
+// store: the levers of the step's first fill, the forces of the last step's flush, no joint record read.
+void fcStabilize_GeometricStiffness(fcWorld* world, int k, fcReal invH)
 {
-    fcWorld* world = context;
-    fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
-    for (int k = begin; k < end; ++k) {
-        fcBody* b = world->bodies + k;
-        b->stiffnessRate = 0;
-        if (!b->inUse || b->type != fc_dynamicBody || b->jointCount == 0 || invH == 0) continue;
-        fcMat33 stiffness = fcMat33_Zero();
-        fcReal total = 0;
-        int pulling = 0;
-        for (int n = 0; n < b->jointCount; ++n) {
-            const fcJoint* joint = world->joints + b->joints[n];
-            if (fcJoint_IsSoft(joint)) continue;
-            bool isB = joint->bodyB == k;
-            // the step's first fill has just put the levers at this pose in the row store (a joint of a dynamic
-            // body always has a block)
-            int block = world->rows.rowBlock[joint->rowStart];
-            fcVec3 lever = isB ? world->rows.blockLeverB[block] : world->rows.blockLeverA[block];
-            fcVec3 force = fcVec3_Scale(invH, isB ? joint->impulseLinearB : joint->impulseLinearA);
-            fcReal pull = fcVec3_Dot(force, lever);
-            fcReal r2 = fcVec3_Dot(lever, lever);
-            if (pull <= 0 || r2 <= 0) continue;
-            // pull (E - r r^T / r^2)
-            fcReal c = pull / r2;
-            stiffness.cx = fcVec3_Add(stiffness.cx, fcV3(pull - c * lever.x * lever.x, -c * lever.y * lever.x, -c * lever.z * lever.x));
-            stiffness.cy = fcVec3_Add(stiffness.cy, fcV3(-c * lever.x * lever.y, pull - c * lever.y * lever.y, -c * lever.z * lever.y));
-            stiffness.cz = fcVec3_Add(stiffness.cz, fcV3(-c * lever.x * lever.z, -c * lever.y * lever.z, pull - c * lever.z * lever.z));
-            total += pull;
-            pulling += 1;
-        }
-        // a body pulled at one point only swings with that joint: no rocking mode to stiffen
-        if (total == 0 || pulling < 2) continue;
-        fcMat33 in = b->inertiaLocal;
-        fcReal smallest = fmin(in.cx.x, fmin(in.cy.y, in.cz.z));
-        b->geometricStiffness = stiffness;
-        b->stiffnessRate = smallest > 0 ? total / smallest : 1;
+    fcBody* b = world->bodies + k;
+    const fcRowStore* r = &world->rows;
+    b->stiffnessRate = 0;
+    if (!b->inUse || b->type != fc_dynamicBody || invH == 0) return;
+    fcMat33 stiffness = fcMat33_Zero();
+    fcReal total = 0;
+    int pulling = 0;
+    for (int e = r->bodyadr[k]; e < r->bodyadr[k + 1]; ++e) {
+        int block = r->bodyBlocks[e] >> 1;
+        bool isB = r->bodyBlocks[e] & 1;
+        if (r->blockFlags[block] & fc_blockSoft) continue;
+        fcVec3 lever = isB ? r->blockLeverB[block] : r->blockLeverA[block];
+        fcVec3 force = fcVec3_Scale(invH, isB ? r->blockImpulseB[block] : r->blockImpulseA[block]);
+        fcReal pull = fcVec3_Dot(force, lever);
+        fcReal r2 = fcVec3_Dot(lever, lever);
+        if (pull <= 0 || r2 <= 0) continue;
+        // pull (E - r r^T / r^2)
+        fcReal c = pull / r2;
+        stiffness.cx = fcVec3_Add(stiffness.cx, fcV3(pull - c * lever.x * lever.x, -c * lever.y * lever.x, -c * lever.z * lever.x));
+        stiffness.cy = fcVec3_Add(stiffness.cy, fcV3(-c * lever.x * lever.y, pull - c * lever.y * lever.y, -c * lever.z * lever.y));
+        stiffness.cz = fcVec3_Add(stiffness.cz, fcV3(-c * lever.x * lever.z, -c * lever.y * lever.z, pull - c * lever.z * lever.z));
+        total += pull;
+        pulling += 1;
     }
-}
-
-void fcStabilize_GeometricStiffness(fcWorld* world)
-{
-    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStabilize_GeometricStiffnessChunk, world);
+    // a body pulled at one point only swings with that joint: no rocking mode to stiffen
+    if (total == 0 || pulling < 2) return;
+    fcMat33 in = b->inertiaLocal;
+    fcReal smallest = fmin(in.cx.x, fmin(in.cy.y, in.cz.z));
+    b->geometricStiffness = stiffness;
+    b->stiffnessRate = smallest > 0 ? total / smallest : 1;
 }

@@ -20,52 +20,67 @@ static bool fcStep_JointAsleep(const fcWorld* world, const fcJoint* joint)
     return someAsleep && fcStep_Held(world, joint->bodyA) && fcStep_Held(world, joint->bodyB);
 }
 
-// the step's accumulators start from zero: multipliers, joint wrenches, body impulses
+// the step's accumulators start from zero: multipliers, joint wrenches (the joints in the system start from
+// zero at the step's first flush, fcRows_Flush, the others here), body impulses (zeroed by the step's first pass
+// over the bodies, and by the restore of a retaken step)
 static void fcStep_Begin(fcWorld* world)
 {
-    for (int j = 0; j < world->jointHigh; ++j) {
-        fcJoint* joint = world->joints + j;
+    fcRowStore* r = &world->rows;
+    for (int n = 0; n < r->freeJointCount; ++n) {
+        fcJoint* joint = world->joints + r->freeJoints[n];
         // the joints of a sleeping island keep reporting what they carried when it fell asleep
         if (fcStep_JointAsleep(world, joint)) continue;
         memset(joint->impulse, 0, sizeof joint->impulse);
         joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
         joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
     }
-    for (int i = 0; i < world->rows.count; ++i) world->rows.pending[i] = 0;
+    memset(r->blockFresh, 1, (size_t)r->blockCount);
+    for (int i = 0; i < r->count; ++i) r->pending[i] = 0;
     world->eventCount = world->collideEventCount;  // a retaken step drops the events of the failed attempt
     fcContacts_BeginStep(world);
-    for (int k = 0; k < world->bodyHigh; ++k) {
+}
+
+// The step's first pass over the bodies, one chunk of it: the start state kept (the snapshot: restored when the
+// step is retaken, reported by the events), the constraint impulses zeroed, the geometric stiffness. A pass over
+// a large world's bodies costs memory traffic (a 10000-link chain's bodies outgrow the caches): one pass does it
+// all.
+typedef struct fcStartTask {
+    fcWorld* world;
+    fcReal invH;  // 1 / the last step's length: the joint forces of the geometric stiffness
+} fcStartTask;
+
+static void fcStep_StartChunk(void* context, int begin, int end)
+{
+    const fcStartTask* task = context;
+    fcWorld* world = task->world;
+    for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
-        b->constraintImpulse = b->constraintAngularImpulse = fcV3(0, 0, 0);
+        world->snapshotPosition[k] = b->position;
+        world->snapshotOrientation[k] = b->orientation;
+        world->snapshotVelocity[k] = b->linearVelocity;
+        world->snapshotAngularVelocity[k] = b->angularVelocity;
+        world->constraintImpulse[k] = world->constraintAngularImpulse[k] = fcV3(0, 0, 0);
+        fcStabilize_GeometricStiffness(world, k, task->invH);
     }
 }
 
-// keep (or put back) the bodies' state at the start of the step
-static void fcStep_Snapshot(fcWorld* world, bool restore)
+// put back the bodies' state at the start of the step, the constraint impulses zeroed
+static void fcStep_Restore(fcWorld* world)
 {
-    if (!restore && world->snapshotCapacity < world->bodyHigh) {
-        size_t n = (size_t)world->bodyHigh;
-        world->snapshotPosition = fcRealloc(world->snapshotPosition, sizeof(fcVec3) * n);
-        world->snapshotOrientation = fcRealloc(world->snapshotOrientation, sizeof(fcQuat) * n);
-        world->snapshotVelocity = fcRealloc(world->snapshotVelocity, sizeof(fcVec3) * n);
-        world->snapshotAngularVelocity = fcRealloc(world->snapshotAngularVelocity, sizeof(fcVec3) * n);
-        world->snapshotCapacity = world->bodyHigh;
-    }
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse) continue;
-        if (restore) {
-            b->position = world->snapshotPosition[k];
-            b->orientation = world->snapshotOrientation[k];
-            b->linearVelocity = world->snapshotVelocity[k];
-            b->angularVelocity = world->snapshotAngularVelocity[k];
-            fcBody_UpdateInverseInertia(b);
-        } else {
-            world->snapshotPosition[k] = b->position;
-            world->snapshotOrientation[k] = b->orientation;
-            world->snapshotVelocity[k] = b->linearVelocity;
-            world->snapshotAngularVelocity[k] = b->angularVelocity;
-        }
+        b->position = world->snapshotPosition[k];
+        b->orientation = world->snapshotOrientation[k];
+        b->linearVelocity = world->snapshotVelocity[k];
+        b->angularVelocity = world->snapshotAngularVelocity[k];
+        world->constraintImpulse[k] = world->constraintAngularImpulse[k] = fcV3(0, 0, 0);
+        fcBody_UpdateInverseInertia(b);
+    }
+    const fcRowStore* r = &world->rows;
+    for (int n = 0; n < r->activeJointCount; ++n) {
+        fcJoint* joint = world->joints + r->activeJoints[n];
+        joint->active = joint->activeAtStepStart;
     }
 }
 
@@ -125,20 +140,31 @@ bool fcWorld_Step(fcWorldId worldId)
 
     // rows at the start pose; a non-finite user row refuses the step before anything moved
     if (world->topologyDirty) fcRows_Layout(world);
+    if (world->snapshotCapacity < world->bodyHigh) {  // bodies were created: the topology changed
+        size_t n = (size_t)world->bodyHigh;
+        world->snapshotPosition = fcRealloc(world->snapshotPosition, sizeof(fcVec3) * n);
+        world->snapshotOrientation = fcRealloc(world->snapshotOrientation, sizeof(fcQuat) * n);
+        world->snapshotVelocity = fcRealloc(world->snapshotVelocity, sizeof(fcVec3) * n);
+        world->snapshotAngularVelocity = fcRealloc(world->snapshotAngularVelocity, sizeof(fcVec3) * n);
+        world->constraintImpulse = fcRealloc(world->constraintImpulse, sizeof(fcVec3) * n);
+        world->constraintAngularImpulse = fcRealloc(world->constraintAngularImpulse, sizeof(fcVec3) * n);
+        world->snapshotCapacity = world->bodyHigh;
+    }
     if (!fcRows_Fill(world, world->time, false)) {
         world->locked = false;
         return false;
     }
     memset(&st->profile, 0, sizeof st->profile);
     fcEvents_Begin(world);
-    fcStabilize_GeometricStiffness(world);  // from the last step's forces, before the step resets them
+    // the start state, which the collide stage's events report (a retaken step restores this same state); the
+    // geometric stiffness from the last step's forces
+    fcStartTask start = {world, world->stepH > 0 ? 1 / world->stepH : 0};
+    fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStep_StartChunk, &start);
     world->stepH = h;
-    // the start state, which the collide stage's events report (a retaken step restores this same state)
-    for (int k = 0; k < world->bodyHigh; ++k) {
-        fcBody* b = world->bodies + k;
-        b->stepStartPosition = b->position;
-        b->stepStartVelocity = b->linearVelocity;
-        b->stepStartAngularVelocity = b->angularVelocity;
+    const fcRowStore* r = &world->rows;
+    for (int n = 0; n < r->activeJointCount; ++n) {
+        fcJoint* joint = world->joints + r->activeJoints[n];
+        joint->activeAtStepStart = joint->active;
     }
     double tc = fcNowMs();
     fcContacts_Collide(world);
@@ -146,8 +172,6 @@ bool fcWorld_Step(fcWorldId worldId)
     st->profile.collide = fcNowMs() - tc;
     fcReal startTime = world->time;
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
-    if (projected) fcStep_Snapshot(world, false);
-    for (int j = 0; j < world->jointHigh; ++j) world->joints[j].activeAtStepStart = world->joints[j].active;
     // a stack's load crosses many contacts: small substeps with a few sweeps each converge far better than
     // one step with all the sweeps
     int iterations = 0, substeps = fcContacts_HasRows(world) ? world->def.contactSubsteps : 1;
@@ -164,8 +188,7 @@ bool fcWorld_Step(fcWorldId worldId)
     for (int level = firstLevel; projected && !converged && st->projectionResidual > retakeAbove && level <= FC_MAX_SUBSTEP_LEVELS;
          ++level) {
         // retake the whole step from its start in 2^level substeps
-        fcStep_Snapshot(world, true);
-        for (int j = 0; j < world->jointHigh; ++j) world->joints[j].active = world->joints[j].activeAtStepStart;
+        fcStep_Restore(world);
         world->time = startTime;
         fcStep_Begin(world);
         substeps = 1 << level;
@@ -178,7 +201,6 @@ bool fcWorld_Step(fcWorldId worldId)
     world->substeps = substeps;
     world->lastSubstepH = h / substeps;
     if (fcContacts_HasRows(world)) fcContacts_EndStep(world);
-    for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].appliedForce = world->bodies[k].appliedTorque = fcV3(0, 0, 0);
     world->h = h;
     st->projectionIterations = iterations;
     st->projectionConverged = converged;

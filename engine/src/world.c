@@ -163,6 +163,8 @@ void fcDestroyWorld(fcWorldId id)
     fcFree(w->snapshotOrientation);
     fcFree(w->snapshotVelocity);
     fcFree(w->snapshotAngularVelocity);
+    fcFree(w->constraintImpulse);
+    fcFree(w->constraintAngularImpulse);
     fcLdlt_Free(&w->ldlt);
     fcBroadphase_Free(&w->broadphase);
     fcContacts_Free(&w->contacts);
@@ -178,7 +180,10 @@ int fcWorld_TakeSlot(const fcWorld* world, void** items, size_t itemSize, size_t
     if (*freeCount > 0) return (*freeList)[--*freeCount];
     if (*high == *capacity) {
         int cap = *capacity ? 2 * *capacity : 16;
-        char* grown = fcRealloc(*items, itemSize * (size_t)cap);
+        // on a cache line's start: the items' structs are grouped by cache line
+        char* grown = fcAllocLines(itemSize * (size_t)cap);
+        if (*capacity > 0) memcpy(grown, *items, itemSize * (size_t)*capacity);
+        fcFree(*items);
         memset(grown + itemSize * (size_t)*capacity, 0, itemSize * (size_t)(cap - *capacity));
         for (int k = *capacity; k < cap; ++k) *(int*)(grown + itemSize * (size_t)k + generationOffset) = fcWorld_FirstGeneration(world);
         *items = grown;

@@ -12,39 +12,43 @@
 
 #define FC_MAX_WORLDS 128
 
+// The fields are grouped by the passes of a step over the bodies (a 10000-link chain's bodies outgrow the caches,
+// so each cache line a pass touches per body costs), and the struct starts a cache line (FC_CACHE_LINE; the
+// world's arrays are allocated on line boundaries) so that the groups' lines are the same for every body: the
+// first two lines hold what nearly every pass reads (state, pose, velocity, 1 / m); the joint solves' M~^-1; the
+// inertia refresh's pair; the velocity integration's inertia, forces and damping; then the step start's
+// geometric stiffness, the diagnostics' mass, and what no step reads.
 typedef struct fcBody {
-    // the fields every stage reads come first and together (a 10000-link chain's bodies outgrow the caches)
-    int generation;  // bumped on destroy, so stale ids are refused
+    _Alignas(FC_CACHE_LINE) int generation;  // bumped on destroy, so stale ids are refused
     bool inUse;
     bool asleep;
+    bool moved;        // the user moved it (SetTransform): its proxies are refreshed even when static
     fcBodyType type;
     fcVec3 position;  // centre of mass, world
     fcQuat orientation;
     fcVec3 linearVelocity, angularVelocity;  // world
     fcReal invMass;                           // 0 unless dynamic
     fcMat33 invInertiaSolve;   // (I_world + theta h^2 K)^-1, refreshed with W: the joint solves' M~^-1
+    fcMat33 invInertiaLocal;
     fcMat33 invInertiaWorld;  // refreshed whenever the orientation changes
-    fcVec3 constraintImpulse, constraintAngularImpulse;  // accumulated over the step (world)
+    fcMat33 inertiaLocal;                     // about the centre of mass, body frame
+    fcVec3 force, torque;
+    fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only,
+    int64_t appliedStep;                 //   the step of this index (world->stepCount when it was applied)
+    fcReal linearDamping, angularDamping;
+    fcReal sleepTime;  // s the body has been slow enough to sleep
     // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
     // solve's rotational inertia is I + theta h^2 K, so that a tensioned link's rocking is taken implicitly
     fcReal stiffnessRate;      // sum max(0, F . r) / smallest principal moment: (h w)^2 = h^2 stiffnessRate
     fcMat33 geometricStiffness;
     fcReal mass;
-    fcMat33 inertiaLocal;                     // about the centre of mass, body frame
-    fcMat33 invInertiaLocal;
-    fcVec3 force, torque;
-    fcVec3 appliedForce, appliedTorque;  // fcBody_ApplyForce: for the next step only
     int jointCount;
     int* joints;      // (jointCount) joints touching this body (either side)
-    bool moved;        // the user moved it (SetTransform): its proxies are refreshed even when static
-    fcReal sleepTime;  // s the body has been slow enough to sleep
-    fcReal linearDamping, angularDamping;
     bool massFromShapes;     // mass and inertia come from the shapes
     bool inertiaFromShapes;  // the mass was given but the inertia comes from the shapes, scaled
     int shapeCount;
     int* shapes;      // (shapeCount) shape indices
     void* userData;
-    fcVec3 stepStartPosition, stepStartVelocity, stepStartAngularVelocity;
     char name[FC_NAME_CAPACITY];
 } fcBody;
 
@@ -65,16 +69,26 @@ typedef struct fcShape {
 } fcShape;
 
 // A joint in world storage. Local quantities are in the frame of their body (world frame for the world).
+// The fields are grouped by the passes of a step (a 10000-link chain's joints outgrow the caches, so each
+// cache line a pass touches per joint costs), from a cache line's start as fcBody's: the first 64 bytes hold what the fill, the islands and the
+// diagnostics read, the next 192 bytes the records the flushes write, the rest what the fill reads by type.
 typedef struct fcJoint {
-    // the fields every step reads come first and together; the name last
-    int generation;
+    _Alignas(FC_CACHE_LINE) int generation;
     bool inUse;
+    bool holonomic;                    // user constraint rows are gradients of f
+    bool unilateral;                   // f >= 0, lambda >= 0
+    bool collideConnected;             // the two bodies' shapes collide
+    // hinge/slider limit and motor: extra rows after the type's own (limitRow, motorRow: index or -1)
+    bool enableLimit, enableMotor, servo;
+    bool limitUpper;                   // the limit row guards the upper limit this step (else the lower)
+    bool active;                       // unilateral: in the system this step (and the last)
+    bool activeAtStepStart;            // restored when a step is retaken in substeps
     fcJointType type;
     int bodyA, bodyB;                  // body indices; -1 for the world
     int rowStart;  // first row in the row store this step (-1 when not in the system)
     int rowCount;
     int limitRow, motorRow;
-    fcVec3 localAnchorA, localAnchorB;
+    int motorClamp;                    // 0: the motor row is in the system; +1/-1: held at +/- its force bound
     fcReal stiffness, damping;         // soft when either > 0
     // results of the last step
     fcVec3 impulseLinearB, impulseAngularB;  // whole constraint impulse on body_b (world, about its centre)
@@ -82,6 +96,7 @@ typedef struct fcJoint {
     fcVec3 impulseLinearA, impulseAngularA;  // the whole constraint impulse on body_a
     fcReal impulse[FC_MAX_JOINT_ROWS];
     fcReal violation;
+    fcVec3 localAnchorA, localAnchorB;
     fcVec3 localAxisA, localPerp1A, localPerp2A;  // joint frame on a (axis = x of the frame)
     fcVec3 localAxisB, localPerp1B, localPerp2B;  // the same frame carried by b (coincides at creation)
     fcVec3 localNormalA;               // blade: the running plane's normal, fixed in a
@@ -91,16 +106,7 @@ typedef struct fcJoint {
     fcReal ratio, offset;
     fcUserConstraintFcn* userFcn;
     void* userContext;
-    bool holonomic;                    // user constraint rows are gradients of f
-    bool unilateral;                   // f >= 0, lambda >= 0
-    bool collideConnected;             // the two bodies' shapes collide
-    // hinge/slider limit and motor: extra rows after the type's own (limitRow, motorRow: index or -1)
-    bool enableLimit, enableMotor, servo;
     fcReal lowerLimit, upperLimit, motorSpeed, maxMotorForce, servoTarget, servoGain;
-    bool limitUpper;                   // the limit row guards the upper limit this step (else the lower)
-    int motorClamp;                    // 0: the motor row is in the system; +1/-1: held at +/- its force bound
-    bool active;                       // unilateral: in the system this step (and the last)
-    bool activeAtStepStart;            // restored when a step is retaken in substeps
     fcReal lastForce;                  // unilateral: lambda / h of its row in the last step
     fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
     void* userData;
@@ -117,12 +123,17 @@ typedef struct fcWorld {
     int substeps;     // how many substeps the current step is split into
     fcReal lastSubstepH;  // the last step's last substep (0: none yet)
     fcReal bridgeH;       // > 0: the next kick follows a substep of this length (integrate.c)
-    // the state at the start of the step, restored when the step is retaken in substeps
+    // the bodies' state at the start of the step (bodyHigh entries): restored when the step is retaken in
+    // substeps, reported by the step's events, the velocity at the start for the constraint power
     int snapshotCapacity;
     fcVec3* snapshotPosition;
     fcQuat* snapshotOrientation;
     fcVec3* snapshotVelocity;
     fcVec3* snapshotAngularVelocity;
+    // each body's constraint impulse accumulated over the step (world), for the constraint power: kept beside
+    // the snapshot rather than in fcBody, so that the flushes and the diagnostics stream through them
+    fcVec3* constraintImpulse;
+    fcVec3* constraintAngularImpulse;
     int64_t stepCount;
 
     fcBody* bodies;
@@ -156,6 +167,15 @@ typedef struct fcWorld {
     int islandScratchCapacity;
 } fcWorld;
 
+// Inside the projection the state of a body that a block touches lives in its projection body (fcProjectionBody, the row
+// store's working copy): this one, or NULL when the body's own record holds its state.
+static inline const fcProjectionBody* fcWorld_ProjectionBody(const fcWorld* world, int body)
+{
+    if (!world->rows.projectionActive) return NULL;
+    int s = world->rows.bodyProjection[body];
+    return s < 0 ? NULL : world->rows.projectionBodies + s;
+}
+
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
 fcWorld* fcGetWorld(fcWorldId id, const char* caller);
 fcWorld* fcGetWorldFromIndex(int world0);
@@ -166,7 +186,7 @@ fcJointId fcMakeJointId(const fcWorld* world, int index);
 fcShapeId fcMakeShapeId(const fcWorld* world, int index);
 int fcWorldIndex(const fcWorld* world);
 // Take a slot for a new body, joint or shape: a freed one, or a new one at the end of the array, which grows
-// (new slots zeroed, at fcWorld_FirstGeneration). Returns its index; the caller fills it.
+// on a cache line's start (new slots zeroed, at fcWorld_FirstGeneration). Returns its index; the caller fills it.
 int fcWorld_TakeSlot(const fcWorld* world, void** items, size_t itemSize, size_t generationOffset, int* capacity,
                      int* high, int** freeList, int* freeCount);
 // The generation a new body/joint/shape slot starts at: different for each incarnation of a world slot, so
@@ -179,7 +199,7 @@ void fcBody_RemoveJoint(fcBody* body, int joint);
 void fcBody_AddJoint(fcBody* body, int joint);
 // wake a sleeping body (and everything in its island) and restart its sleep timer
 void fcBody_Wake(fcWorld* world, fcBody* body);
-// the pose and velocity of a body index (-1: the world at rest)
+// the pose and velocity of a body index (-1: the world at rest); its projection body's inside the projection
 void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
 
 // shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0
