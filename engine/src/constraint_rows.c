@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The row store: layout of the blocks and of A's pattern when the topology changes (count pass, then the
-// symbolic factorization), the fill pass every step, W = M^-1 J^T and the assembly of A = J M^-1 J^T + C.
+// symbolic factorization), the fill pass every step, W = M~^-1 J^T (point rows keep their levers instead), the
+// assembly of A = J M~^-1 J^T + C, the impulses applied by a gather per body, the joints' records (flush), and
+// the projection's compact copy of the bodies.
 #include "solver.h"
 
 #include <limits.h>
@@ -325,13 +327,6 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         }
         const fcJoint* joint = world->joints + r->blockJoint[b];
         const fcJointTypeTable* type = fcJoint_GetTypeTable(joint->type);
-        if (errorsOnly && type->errors != NULL && joint->limitRow < 0 && joint->motorRow < 0) {
-            type->errors(world, joint, errors);
-            if (!fcAllFinite(errors, joint->rowCount))
-                for (int k = 0; k < joint->rowCount; ++k)
-                    if (!isfinite(errors[k])) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
-            continue;
-        }
         fcJointPose pose;
         fcJoint_ComputePose(world, joint, task->time, &pose);
         type->fill(world, joint, &pose, tmp);
@@ -731,15 +726,6 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
 
 #define FC_FLUSH_AHEAD 8
 
-// a joint of a sleeping island: both bodies held, one of them asleep (its records are kept while it sleeps)
-static bool fcRows_BlockAsleep(const fcWorld* world, int i)
-{
-    const fcRowStore* r = &world->rows;
-    int a = r->bodyA[i], b = r->bodyB[i];
-    bool someAsleep = (a >= 0 && world->bodies[a].asleep) || (b >= 0 && world->bodies[b].asleep);
-    return someAsleep && !fcMoves(world, a) && !fcMoves(world, b);
-}
-
 // the pending impulses into the joints' records (per row, and the wrench on each body) and the bodies'
 // constraint impulses (world->constraintImpulse), with the J they were applied with. The first flush of a step starts the records of an
 // awake joint from zero: a step touches each joint's records once, here, instead of also zeroing them when it
@@ -759,10 +745,8 @@ void fcRows_Flush(fcWorld* world)
         bool touched = false;
         if (r->blockFresh[b]) {
             r->blockFresh[b] = 0;
-            if (!fcRows_BlockAsleep(world, i)) {
-                memset(joint->impulse, 0, sizeof joint->impulse);
-                joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
-                joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
+            if (!fcJoint_Sleeps(world, r->bodyA[i], r->bodyB[i])) {
+                fcJoint_ClearRecords(joint);
                 touched = true;
             }
         }

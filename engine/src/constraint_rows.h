@@ -20,7 +20,7 @@ enum {
 };
 
 // A body as the projection's iterates see it (fcStabilize_Project): its pose, velocity and M~^-1, copied out of
-// the ~900-byte fcBody once per projection and back at its end, so that an iterate streams through one small
+// the 768-byte fcBody once per projection and back at its end, so that an iterate streams through one small
 // array instead of chasing the bodies' records (a 10000-link chain's bodies outgrow the caches)
 typedef struct fcProjectionBody {
     fcVec3 position;

@@ -59,7 +59,11 @@ void fcIslands_Update(fcWorld* world)
             if (fcIsland_Disturbs(world, a) && b >= 0) disturbed[b] = 1;
             if (a >= 0 && fcIsland_Disturbs(world, b)) disturbed[a] = 1;
         }
-        if (r->blockFlags[block] & fc_blockMotor) disturbed[b] = 1;  // a motor drives: it never sleeps
+        // a motor drives: what it moves never sleeps
+        if (r->blockFlags[block] & fc_blockMotor) {
+            if (b >= 0 && world->bodies[b].type == fc_dynamicBody) disturbed[b] = 1;
+            if (a >= 0 && world->bodies[a].type == fc_dynamicBody) disturbed[a] = 1;
+        }
     }
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {

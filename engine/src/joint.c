@@ -8,13 +8,13 @@
 
 // clang-format off
 static const fcJointTypeTable s_jointTypes[fc_jointTypeCount] = {
-    [fc_ballJoint]      = {"ball",      3, fcBallJoint_Fill, fcBallJoint_Errors, true},
-    [fc_hingeJoint]     = {"hinge",     5, fcHingeJoint_Fill, NULL, true},
+    [fc_ballJoint]      = {"ball",      3, fcBallJoint_Fill, true},
+    [fc_hingeJoint]     = {"hinge",     5, fcHingeJoint_Fill, true},
     [fc_sliderJoint]    = {"slider",    5, fcSliderJoint_Fill},
-    [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill, NULL, true},
+    [fc_fixedJoint]     = {"fixed",     6, fcFixedJoint_Fill, true},
     [fc_distanceJoint]  = {"distance",  1, fcDistanceJoint_Fill},
     [fc_ropeJoint]      = {"rope",      1, fcRopeJoint_Fill},
-    [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill, NULL, true},
+    [fc_universalJoint] = {"universal", 4, fcUniversalJoint_Fill, true},
     [fc_planarJoint]    = {"planar",    3, fcPlanarJoint_Fill},
     [fc_bladeJoint]     = {"blade",     1, fcBladeJoint_Fill},
     [fc_couplingJoint]  = {"coupling",  1, fcCouplingJoint_Fill},

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Joint lifecycle and the per-type dispatch table {row count, fill rows}. Each joint_<type>.c fills the
-// rows {J_a, J_b, rate, error} of its type from the pose of its two bodies; joint.c knows every type.
+// Joint lifecycle and the per-type dispatch table {row count, fill rows, whether its first rows are point rows}.
+// Each joint_<type>.c fills the rows {J_a, J_b, rate, error} of its type from its two bodies' pose; joint.c knows every type.
 #ifndef FC_JOINT_H
 #define FC_JOINT_H
 
 #include "world.h"
+
+#include <string.h>
 
 // The pose of a joint's two bodies, with world anchors and lever arms, as every fill function needs it.
 typedef struct fcJointPose {
@@ -16,14 +18,10 @@ typedef struct fcJointPose {
 typedef void fcJointFillFcn(const fcWorld* world, const fcJoint* joint, const fcJointPose* pose,
                             fcUserConstraintRow* rows);
 
-// The rows' position errors f alone, at the bodies' current pose: the projection's iterations need nothing else.
-typedef void fcJointErrorFcn(const fcWorld* world, const fcJoint* joint, fcReal* errors);
-
 typedef struct fcJointType_Table {
     const char* name;
     int rowCount;  // 0: variable (user constraints: joint->rowCount)
     fcJointFillFcn* fill;
-    fcJointErrorFcn* errors;  // optional (NULL: the fill function's errors)
     bool pointRows;           // its first three rows are fcJoint_FillPointRows's (the row store's fc_rowPoint)
 } fcJointTypeTable;
 
@@ -40,14 +38,6 @@ static inline fcVec3 fcJoint_WorldPoint(const fcWorld* world, int body, fcVec3 l
     if (s != NULL) return fcVec3_Add(s->position, fcQuat_Rotate(s->orientation, local));
     const fcBody* b = world->bodies + body;
     return fcVec3_Add(b->position, fcQuat_Rotate(b->orientation, local));
-}
-// The point rows' errors p_b - p_a from the world anchors on a and b at the bodies' current pose (inline: the
-// projection evaluates them at every iterate).
-static inline void fcJoint_PointErrors(const fcWorld* world, const fcJoint* joint, fcReal* errors)
-{
-    fcVec3 d = fcVec3_Sub(fcJoint_WorldPoint(world, joint->bodyB, joint->localAnchorB),
-                          fcJoint_WorldPoint(world, joint->bodyA, joint->localAnchorA));
-    errors[0] = d.x, errors[1] = d.y, errors[2] = d.z;
 }
 // Joint coordinate of a hinge (unwrapped angle about the axis, continuing from joint->coordinate) or a
 // slider (travel along the axis), and the row J whose product with the velocities is its rate.
@@ -72,7 +62,6 @@ void fcJoint_FillLineRow(const fcJointPose* pose, fcVec3 na, fcUserConstraintRow
 void fcJoint_FillLockRows(const fcJoint* joint, const fcJointPose* pose, fcUserConstraintRow* rows);
 
 void fcBallJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
-void fcBallJoint_Errors(const fcWorld*, const fcJoint*, fcReal*);
 void fcHingeJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcSliderJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
 void fcFixedJoint_Fill(const fcWorld*, const fcJoint*, const fcJointPose*, fcUserConstraintRow*);
@@ -92,5 +81,24 @@ static inline fcVec3 fcJoint_DirA(const fcJointPose* p, fcVec3 local) { return f
 static inline fcVec3 fcJoint_DirB(const fcJointPose* p, fcVec3 local) { return fcQuat_Rotate(p->state.orientation[1], local); }
 
 static inline bool fcJoint_IsSoft(const fcJoint* j) { return j->stiffness > 0 || j->damping > 0; }
+
+// a joint of a sleeping island: neither of its bodies (indices, -1 the world) moves and one of them is asleep;
+// its records keep what it carried when the island fell asleep
+static inline bool fcJoint_Sleeps(const fcWorld* world, int bodyA, int bodyB)
+{
+    const fcBody* a = bodyA >= 0 ? world->bodies + bodyA : NULL;
+    const fcBody* b = bodyB >= 0 ? world->bodies + bodyB : NULL;
+    bool someAsleep = (a && a->asleep) || (b && b->asleep);
+    bool aHeld = !a || a->type != fc_dynamicBody || a->asleep, bHeld = !b || b->type != fc_dynamicBody || b->asleep;
+    return someAsleep && aHeld && bHeld;
+}
+
+// the joint's records of the step (impulse per row, the wrenches on both bodies) back to zero
+static inline void fcJoint_ClearRecords(fcJoint* joint)
+{
+    memset(joint->impulse, 0, sizeof joint->impulse);
+    joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
+    joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
+}
 
 #endif

@@ -29,4 +29,3 @@ void fcBallJoint_Fill(const fcWorld* world, const fcJoint* joint, const fcJointP
     fcJoint_FillPointRows(pose, rows);
 }
 
-void fcBallJoint_Errors(const fcWorld* world, const fcJoint* joint, fcReal* errors) { fcJoint_PointErrors(world, joint, errors); }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The stages of one step, in pipeline order; step.c is the only caller and the only file that knows the order.
-//   rows       (constraint_rows.c)  layout on topology change; fill {J, rate, error}; W = M^-1 J^T; A
+//   rows       (constraint_rows.c)  layout on topology change; fill {J, rate, error}; W = M~^-1 J^T; A
 //   integrate  (integrate.c)        v* = v + h M^-1 f (implicit gyroscopic term); then x += h v, q = exp(h w) q
-//   solve      (solve.c)            factor A, solve A lambda = -(J v* + rate + bias), v += W lambda
-//   stabilize  (stabilize.c)        Baumgarte bias, or post-step Newton projection onto f(q) = 0
+//   solve      (solve.c)            factor A, solve A lambda = -(J v* + rate + bias), v += M~^-1 J^T lambda
+//   stabilize  (stabilize.c)        geometric stiffness; Baumgarte bias, or post-step SHAKE projection onto f(q) = 0
 //   diagnostics (diagnostics.c)     violation, energy, constraint power, joint coordinates
 #ifndef FC_SOLVER_H
 #define FC_SOLVER_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Block-sparse LDL^T: block-graph ordering (perfect elimination when chordal, else minimum degree), symbolic
-// fill pattern, and a numeric phase on dense blocks (up-looking by block rows, redundant-row dropping, solves).
+// fill pattern, and a numeric phase on dense panels of at most 6 rows (redundant-row dropping, solves).
 #include "sparse_ldlt.h"
 
 #include "core.h"
@@ -872,7 +872,7 @@ FC_LDLT_KERNEL void BackwardPanel(const fcSparseLdlt* f, const fcLdltPanel* pk, 
     }
 }
 
-void fcLdlt_Solve(const fcSparseLdlt* f, fcReal* x)
+void fcLdlt_Solve(fcSparseLdlt* f, fcReal* x)
 {
     fcReal* w = f->work;
     // forward, panels ascending

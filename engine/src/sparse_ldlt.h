@@ -86,7 +86,7 @@ bool fcLdlt_Analyze(fcSparseLdlt* f, int n, const int* arownnz, const int* arowa
 int fcLdlt_Factor(fcSparseLdlt* f, const fcReal* avalues, fcReal pivotTolerance);
 
 // Solve A x = b in place (x holds b on entry, original row order). Dropped rows get x = 0.
-void fcLdlt_Solve(const fcSparseLdlt* f, fcReal* x);
+void fcLdlt_Solve(fcSparseLdlt* f, fcReal* x);
 
 void fcLdlt_Free(fcSparseLdlt* f);
 

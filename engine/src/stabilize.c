@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Drift control. Baumgarte: the velocity row J v = -beta f / h. Projection: after the positions move, Newton
-// iterations q <- q + M^-1 J(q)^T mu with J(q) M^-1 J(q)^T mu = -f(q), the Jacobian re-evaluated at every
-// iterate (mass-weighted corrections along the constraint gradients, as in SHAKE/RATTLE). The displacement
-// over h is added to the velocities and mu / h to the multipliers: the whole impulse of the step is reported.
+// Drift control and stability. Baumgarte: the velocity row J v = -beta f / h. Projection: after the positions move,
+// SHAKE iterations q <- q + M~^-1 J_n^T mu on the start-of-step gradients, with the velocity solve's factorization,
+// Anderson-mixed from the third iterate; a chord fallback on the current gradients when they stall. The
+// displacement over h is added to the velocities and mu / h to the multipliers: the whole impulse of the step
+// is reported. The joints' geometric stiffness K, which makes M~ = M + h^2 K / 4 (physics.md 4).
 #include "solver.h"
 
 fcReal fcStabilize_Bias(const fcWorld* world, int row)
@@ -90,8 +91,9 @@ static void fcStabilize_Factor(fcWorld* world)
 // last. Anderson mixing of depth one takes the step F_k - gamma (s_k-1 + F_k - F_k-1) with gamma minimizing the
 // mixed correction, which for F_k = rho F_k-1 is F_k / (1 - rho): the whole remaining geometric series. It
 // converges to the same root (a fixed point of the iteration is one of the mixing), in fewer iterates. lambda
-// holds F_k on entry and the step to take on return; false when there is no history to mix with yet.
-static bool fcStabilize_Accelerate(fcRowStore* r, bool history)
+// holds F_k on entry and the step to take on return; without a history to mix with yet it is left alone and
+// starts one.
+static void fcStabilize_Accelerate(fcRowStore* r, bool history)
 {
     fcReal* f = r->lambda;
     fcReal* lastF = r->projectionLast;
@@ -111,10 +113,9 @@ static bool fcStabilize_Accelerate(fcRowStore* r, bool history)
             lastF[i] = f[i];
             f[i] = lastStep[i] = step;
         }
-        return true;
+        return;
     }
     for (int i = 0; i < r->count; ++i) lastF[i] = lastStep[i] = f[i];
-    return true;
 }
 
 void fcStabilize_Project(fcWorld* world)
@@ -160,7 +161,10 @@ void fcStabilize_Project(fcWorld* world)
         if (it > 0 && residual > 0.25 * previous) {
             // stalled: new gradients at this pose (the errors are already here), then this iterate's solve
             newton = refactor = true;
-            fcRows_Fill(world, tEnd, false);
+            if (!fcRows_Fill(world, tEnd, false)) {
+                st->projectionConverged = false;  // a user row went non-finite here: as above
+                break;
+            }
             fcStabilize_SelectUnilateral(r);
             fcStabilize_Residual(r);  // the right-hand side with the rows that are in the system now
         }
@@ -173,7 +177,10 @@ void fcStabilize_Project(fcWorld* world)
         fcLdlt_Solve(&world->ldlt, r->lambda);  // the right-hand side is fcStabilize_Residual's
         // mixing waits until two plain iterates have contracted steadily: a step that whips (and stalls early)
         // keeps the plain path to its chord fallback, which an early extrapolation could lead astray
-        if (it >= 2) history = fcStabilize_Accelerate(r, history);
+        if (it >= 2) {
+            fcStabilize_Accelerate(r, history);
+            history = true;
+        }
         fcRows_ApplyImpulses(world, r->lambda, invH, true);
         st->projectionIterations = it + 1;
     }

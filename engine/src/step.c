@@ -9,17 +9,6 @@
 
 #define FC_MAX_SUBSTEP_LEVELS 6
 
-static bool fcStep_Held(const fcWorld* world, int body)
-{
-    return body < 0 || world->bodies[body].type != fc_dynamicBody || world->bodies[body].asleep;
-}
-
-static bool fcStep_JointAsleep(const fcWorld* world, const fcJoint* joint)
-{
-    bool someAsleep = (joint->bodyA >= 0 && world->bodies[joint->bodyA].asleep) || (joint->bodyB >= 0 && world->bodies[joint->bodyB].asleep);
-    return someAsleep && fcStep_Held(world, joint->bodyA) && fcStep_Held(world, joint->bodyB);
-}
-
 // the step's accumulators start from zero: multipliers, joint wrenches (the joints in the system start from
 // zero at the step's first flush, fcRows_Flush, the others here), body impulses (zeroed by the step's first pass
 // over the bodies, and by the restore of a retaken step)
@@ -29,10 +18,7 @@ static void fcStep_Begin(fcWorld* world)
     for (int n = 0; n < r->freeJointCount; ++n) {
         fcJoint* joint = world->joints + r->freeJoints[n];
         // the joints of a sleeping island keep reporting what they carried when it fell asleep
-        if (fcStep_JointAsleep(world, joint)) continue;
-        memset(joint->impulse, 0, sizeof joint->impulse);
-        joint->impulseLinearB = joint->impulseAngularB = joint->impulseMomentB = fcV3(0, 0, 0);
-        joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
+        if (!fcJoint_Sleeps(world, joint->bodyA, joint->bodyB)) fcJoint_ClearRecords(joint);
     }
     memset(r->blockFresh, 1, (size_t)r->blockCount);
     for (int i = 0; i < r->count; ++i) r->pending[i] = 0;
@@ -91,7 +77,9 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     fcProfile* prof = &world->stats.profile;
     world->h = h;
     double t0 = fcNowMs();
-    if (!rowsFilled) fcRows_Fill(world, world->time, false);  // finite: checked before the step began
+    // a user row can go non-finite at a later substep's pose (the step's first fill checked q_n only): its block
+    // keeps the rows it had, and the substep counts as failed, so that the step is retaken in smaller ones
+    bool filled = rowsFilled || fcRows_Fill(world, world->time, false);
     double t1 = fcNowMs();
     prof->buildRows += t1 - t0;
 
@@ -123,7 +111,7 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     }
     prof->project += fcNowMs() - t4;
     world->time += h;
-    return converged;
+    return converged && filled;
 }
 
 bool fcWorld_Step(fcWorldId worldId)

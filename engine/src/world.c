@@ -117,17 +117,17 @@ fcWorldId fcCreateWorld(const fcWorldDef* def)
     for (int i = 0; i < FC_MAX_WORLDS; ++i) {
         fcWorld* w = s_worlds + i;
         if (w->inUse) continue;
+        // the workers first: a refused thread (fcTaskPool_Create says so) leaves the slot as it was
+        fcTaskPool* tasks = NULL;
+        if (def->workerCount > 1 && (tasks = fcTaskPool_Create(def->workerCount)) == NULL) return fc_nullWorldId;
         int generation = (uint16_t)(w->generation + 1);
         memset(w, 0, sizeof *w);
         w->generation = generation;
         w->inUse = true;
         w->def = *def;
+        w->tasks = tasks;
         w->topologyDirty = true;
         w->stats.projectionConverged = true;
-        if (def->workerCount > 1 && (w->tasks = fcTaskPool_Create(def->workerCount)) == NULL) {
-            w->inUse = false;
-            return fc_nullWorldId;  // the system refused a thread (fcTaskPool_Create said so)
-        }
         fcBroadphase_Init(&w->broadphase);
         fcWorldId id = {(uint16_t)(i + 1), (uint16_t)generation};
         return id;

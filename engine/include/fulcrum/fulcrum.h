@@ -51,7 +51,7 @@ FC_API void fcSetLogFunction(fcLogFcn* fcn, void* context);
 typedef enum fcStabilization {
     /// Velocity bias beta f / h on every holonomic rigid row (beta = fcWorldDef.baumgarte).
     fc_stabilizeBaumgarte = 0,
-    /// Post-step Newton projection of the positions onto f(q) = 0; its impulse is part of the multiplier.
+    /// Post-step projection of the positions onto f(q) = 0 (SHAKE); its impulse is part of the multiplier.
     fc_stabilizeProjection = 1,
     /// No drift correction at all (for comparison: the constraints drift).
     fc_stabilizeNone = 2,
@@ -65,7 +65,7 @@ typedef struct fcWorldDef {
     fcStabilization stabilization;  ///< default fc_stabilizeProjection
     fcReal baumgarte;               ///< Baumgarte factor beta in (0, 1], default 0.2
     fcReal projectionTolerance;     ///< largest position error the projection leaves, m (rad for angles), default 1e-10 (1e-5 in float builds)
-    int projectionMaxIterations;    ///< Newton iterations cap, default 20
+    int projectionMaxIterations;    ///< projection iterations cap, default 20
     fcReal pivotTolerance;          ///< relative pivot below which a row is treated as redundant, default 1e-10 (1e-5 in float builds)
     // contacts
     int contactSubsteps;            ///< while contacts touch, the step is split into this many substeps (at least), default 2
@@ -142,11 +142,11 @@ typedef struct fcWorldStats {
     fcReal energy;               ///< kinetic + potential, J
     fcReal constraintPower;      ///< W: power the constraint forces delivered to the dynamic bodies this step
     fcReal constraintWork;       ///< J: time integral of constraintPower since the world was made
-    int projectionIterations;    ///< Newton iterations of the post-step projection this step
+    int projectionIterations;    ///< iterations of the post-step projection this step
     bool projectionConverged;    ///< false when the cap was reached above the tolerance
     fcReal projectionResidual;   ///< largest |f| left by the projection, m (or rad)
     int projectionFailures;      ///< steps since creation whose projection did not converge
-    int projectionNewtonSteps;   ///< iterations this step that fell back from SHAKE to Newton on current gradients
+    int projectionNewtonSteps;   ///< iterations this step after SHAKE stalled (on the gradients of the pose where it stalled)
     int substeps;                ///< substeps the last step was split into: while contacts touch, or retaken after a failed projection
     int shapePairs;              ///< pairs whose fat boxes overlap (contacts kept by the broadphase)
     int contactCount;            ///< manifolds with at least one point this step
