@@ -83,7 +83,7 @@ static double fcShadowEnergy(fcWorldId w, const fcBodyId* bodies, int count)
 // S1 and S2 at h = 1/60 s for 10 s, where iterative engines tear the chain apart by metres: the joints stay
 // closed in single steps (the geometric stiffness takes the links' rocking implicitly), the S1 chain's energy
 // never rises above its start, and neither chain gains energy beyond the integrator's O(h) swing: E~ never
-// rises above its start by more than 1 J (S2's E itself swings by up to (h/2) m g v_z of its 1000 kg link).
+// rises above its start by more than 0.1 J (S1) or 0.5 J (S2) (S2's E itself swings by up to (h/2) m g v_z of its 1000 kg link).
 static int test_chains_at_large_step(void)
 {
     const double heavy[2] = {1, 1000};
@@ -108,8 +108,9 @@ static int test_chains_at_large_step(void)
                c + 1, worst, st.projectionFailures, split, st.energy, emax - e0, shadowRise);
         ENSURE_LE(worst, 1e-9);
         ENSURE(st.projectionFailures == 0);
-        ENSURE_LE(split, 5);
-        ENSURE_LE(shadowRise, 1.0);
+        ENSURE(split == 0);
+        // measured 0.042 J (S1, of a 1.2 kJ scale) and 0.17 J (S2, of 49 kJ); a step that gained energy shows
+        ENSURE_LE(shadowRise, c == 0 ? 0.1 : 0.5);
         if (c == 0) ENSURE_LE(emax, e0);  // never above its start
         fcDestroyWorld(w);
     }

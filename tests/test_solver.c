@@ -359,7 +359,9 @@ static int test_point_rows_match_generic(void)
             const fcBody* q = worlds[1]->bodies + b;
             worstPose = fmax(worstPose, fmax(fcVecDiff(p->position, q->position), fcVecDiff(p->linearVelocity, q->linearVelocity)));
             worstPose = fmax(worstPose, fcVecDiff(p->angularVelocity, q->angularVelocity));
-            worstPose = fmax(worstPose, fabs(p->orientation.w - q->orientation.w));
+            worstPose = fmax(worstPose, fmax(fabs(p->orientation.w - q->orientation.w),
+                                             fcVecDiff(fcV3(p->orientation.x, p->orientation.y, p->orientation.z),
+                                                       fcV3(q->orientation.x, q->orientation.y, q->orientation.z))));
             worstImpulse = fmax(worstImpulse, fmax(fcVecDiff(worlds[0]->constraintImpulse[b], worlds[1]->constraintImpulse[b]),
                                                    fcVecDiff(worlds[0]->constraintAngularImpulse[b], worlds[1]->constraintAngularImpulse[b])));
         }
@@ -375,8 +377,9 @@ static int test_point_rows_match_generic(void)
     printf("  %d of %d rows on the point path: A agrees to %.1e of its largest entry, J v to %.1e; over 30 steps "
            "poses and velocities to %.1e, impulses to %.1e N s\n",
            points, worlds[0]->rows.count, worstA / scale, worstJv, worstPose, worstImpulse);
-    ENSURE_LE(worstPose, 1e-9);
-    ENSURE_LE(worstImpulse, 1e-8);
+    // round-off apart (measured 1.7e-13 and 1.1e-11 on this mechanism's whips): a real difference is far above
+    ENSURE_LE(worstPose, 1e-11);
+    ENSURE_LE(worstImpulse, 1e-10);
     for (int k = 0; k < 2; ++k) fcDestroyWorld(ids[k]);
     return 0;
 }
