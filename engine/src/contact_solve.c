@@ -1212,12 +1212,15 @@ void fcContacts_EndStep(fcWorld* world)
             fcReal bound = c->friction * p->totalNormalImpulse * nearly;
             fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
             bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
-            // the sliding speed, compared squared: |dv|^2 - vn^2 > sliding^2
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal vn = fcVec3_Dot(dv, m->normal);
-            bool slides = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
-            // a frictionless contact always slides: no stick or slip to report
-            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && slides;
+            // a frictionless contact always slides: no stick or slip to report. The sliding speed, compared
+            // squared (|dv|^2 - vn^2 > sliding^2), only where the friction is at its bound: a resting contact's
+            // is not, and the speed was most of this loop's work
+            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
+            if (p->slipping) {
+                fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
+                fcReal vn = fcVec3_Dot(dv, m->normal);
+                p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
+            }
             slipNow = slipNow || p->slipping;
             slipBefore = slipBefore || p->wasSlipping;
             p->wasSlipping = p->slipping;
