@@ -27,7 +27,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
     fcFree(set->colorOrder);
-    fcFree(set->colorOrderContact);
+    fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }

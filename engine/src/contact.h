@@ -142,6 +142,21 @@ typedef struct fcContactBlock {
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 
+// what a manifold's place in the blocks depends on (contact_solve.c, fcContacts_LayoutKeys)
+enum {
+    fc_layoutBelowA = 1, fc_layoutBelowB = 2,  // the contact is below the body's centre: the body rests on it
+    fc_layoutTypeA = 2, fc_layoutTypeB = 4,    // shifts of the bodies' fcBodyType (2 bits each)
+    fc_layoutCurve = 6,                        // shift of the fcContactCurve4 kind (2 bits)
+    fc_layoutSpin = 256                        // rolling or spinning resistance
+};
+
+typedef struct fcContactLayoutKey {
+    const struct fcContact* contact;
+    const fcContactManifold* manifold;
+    int bodyA, bodyB;
+    unsigned flags;
+} fcContactLayoutKey;
+
 typedef struct fcContactKey {
     uint64_t key;  // the height's bits, ordered as the heights (contact.c)
     int index;
@@ -187,9 +202,12 @@ typedef struct fcContactSet {
     int colorScratchCapacity;
     uint64_t* colorUsed;          // per fcBody, the colours of its manifolds
     int colorUsedCapacity;
-    fcContactManifold** colorOrder;  // the manifolds by colour, and their contacts
-    fcContact** colorOrderContact;
+    const fcContactLayoutKey** colorOrder;  // the manifolds by colour
     int colorOrderCapacity;
+    // the last layout's keys, in the solver's order: a step whose keys are the same keeps its layout
+    fcContactLayoutKey* layoutKeys;
+    int layoutKeyCount, layoutKeyCapacity, layoutBodyHigh;
+    bool layoutValid;
 } fcContactSet;
 
 struct fcWorld;

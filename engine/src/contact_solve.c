@@ -353,6 +353,8 @@ static int fcContacts_CurveKind(const fcWorld* world, const fcContact* c, const 
     return roundA ? fc_curveFaceB : fc_curveFaceA;
 }
 
+static int fcContacts_KeyCurve(const fcContactLayoutKey* key) { return (int)(key->flags >> fc_layoutCurve & 3); }
+
 // a round shape's core in its body's frame: a sphere's centre, a capsule's segment
 static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends, fcReal* radius)
 {
@@ -517,78 +519,31 @@ static void fcContacts_Curve(const fcWorld* world, fcContactBlock* blk, const fc
     }
 }
 
-// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its bodies, directions,
-// friction, anchors, the rows' lever-arm parts r x d and the impulses that warm-start it. The collide stage's
-// lever arms are kept through the step: a rolling ball's contact stays at its bottom, not on the material
-// point that was there.
+// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its solver bodies and bodies
 static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m, int curve)
 {
     fcContactSet* set = &world->contacts;
     blk->contact[lane] = c;
     blk->manifold[lane] = m;
-    fcVec3 zero = fcV3(0, 0, 0);
-    fcVec3 dirs[3] = {zero, zero, zero};
     if (m) {
         blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
         blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
         blk->bodyA[lane] = c->bodyA;
         blk->bodyB[lane] = c->bodyB;
-        dirs[0] = m->normal, dirs[1] = m->tangent[0], dirs[2] = m->tangent[1];
     }
-    fcContacts_PutVec3(blk->normal[0], lane, dirs[0]);
-    fcContacts_PutVec3(blk->tangent[0][0], lane, dirs[1]);
-    fcContacts_PutVec3(blk->tangent[1][0], lane, dirs[2]);
-    blk->friction[lane] = m ? c->friction : 0;
-    blk->restitution[lane] = m ? c->restitution : 0;
-    int count = m ? m->pointCount : 0;
-    for (int i = 0; i < blk->points; ++i) {
-        fcContactPoint4* sp = blk->point + i;
-        const fcContactPoint* p = i < count ? m->points + i : NULL;
-        fcVec3 rA = p ? p->rA : zero, rB = p ? p->rB : zero;
-        fcContacts_PutVec3(sp->localA[0], lane, p ? p->localA : zero);
-        fcContacts_PutVec3(sp->localB[0], lane, p ? p->localB : zero);
-        sp->separation[lane] = p ? p->separation : 0;
-        fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-        for (int k = 0; k < 3; ++k) {
-            fcContacts_PutVec3(rows[k]->angA[0], lane, fcVec3_Cross(rA, dirs[k]));
-            fcContacts_PutVec3(rows[k]->angB[0], lane, fcVec3_Cross(rB, dirs[k]));
-        }
-        sp->normalImpulse[lane] = p ? p->normalImpulse : 0;
-        sp->tangentImpulse[0][lane] = p ? p->tangentImpulse[0] : 0;
-        sp->tangentImpulse[1][lane] = p ? p->tangentImpulse[1] : 0;
-        sp->trialImpulse[lane] = p ? p->trialImpulse : 0;
-        sp->totalNormalImpulse[lane] = sp->totalTangentImpulse[0][lane] = sp->totalTangentImpulse[1][lane] = 0;
-    }
-    fcContacts_ResetRelease(blk, lane);
-    if (blk->curve >= 0) {
-        fcContactCurve4* cv = set->curves + blk->curve;
-        cv->kind[lane] = m ? curve : fc_curveNone;
-        if (cv->kind[lane] != fc_curveNone) fcContacts_SetCurveLane(world, cv, lane, c, m);
-    }
-    if (blk->spin >= 0) {
-        fcContactSpin4* spin = set->spins + blk->spin;
-        fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
-        fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
-        for (int d = 0; d < 3; ++d) {
-            spin->arm[d][lane] = arms[d] > 0 ? arms[d] : 0;
-            spin->impulse[d][lane] = imps[d];
-        }
-    }
+    if (blk->curve >= 0) set->curves[blk->curve].kind[lane] = m ? curve : fc_curveNone;
 }
 
-// a block of up to four manifolds (NULL: none in that lane)
-static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactManifold** manifolds)
+// a block of up to four manifolds (NULL: none in that lane), with their keys
+static void fcContacts_AddBlock(fcWorld* world, const fcContactLayoutKey** keys)
 {
     fcContactSet* set = &world->contacts;
     fcContactBlock* blk = fcContacts_NewBlock(set);
     bool spin = false, curved = false;
-    int curve[FC_LANES] = {fc_curveNone, fc_curveNone, fc_curveNone, fc_curveNone};
     for (int l = 0; l < FC_LANES; ++l) {
-        if (manifolds[l] == NULL) continue;
-        if (manifolds[l]->pointCount > blk->points) blk->points = manifolds[l]->pointCount;
-        spin = spin || contacts[l]->rollingFriction > 0 || contacts[l]->torsionalFriction > 0;
-        curve[l] = fcContacts_CurveKind(world, contacts[l], manifolds[l]);
-        curved = curved || curve[l] != fc_curveNone;
+        if (keys[l] == NULL) continue;
+        spin = spin || (keys[l]->flags & fc_layoutSpin);
+        curved = curved || fcContacts_KeyCurve(keys[l]) != fc_curveNone;
     }
     if (curved) {
         if (set->curveCount == set->curveCapacity) {
@@ -604,7 +559,53 @@ static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactM
         }
         blk->spin = set->spinCount++;
     }
-    for (int l = 0; l < FC_LANES; ++l) fcContacts_SetLane(world, blk, l, contacts[l], manifolds[l], curve[l]);
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcContactLayoutKey* k = keys[l];
+        fcContacts_SetLane(world, blk, l, k ? (fcContact*)k->contact : NULL, k ? (fcContactManifold*)k->manifold : NULL,
+                           k ? fcContacts_KeyCurve(k) : fc_curveNone);
+    }
+}
+
+// The layout's keys of this step, in the solver's order (the touching pairs by height); whether they are the last
+// layout's. A manifold's colour, block and lane follow from its key and those before it, so equal keys give the
+// same layout, which is then kept (a resting scene: its contact graph does not change).
+static bool fcContacts_LayoutKeys(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    int last = set->layoutValid && set->layoutBodyHigh == world->bodyHigh ? set->layoutKeyCount : -1;
+    bool same = last >= 0;
+    int count = 0;
+    fcVec3 up = fcVec3_Neg(world->def.gravity);
+    FC_FOR_EACH_MANIFOLD(world, c, m)
+    {
+        if (m->pointCount == 0) continue;
+        if (count == set->layoutKeyCapacity) {
+            set->layoutKeyCapacity = 2 * set->layoutKeyCapacity + 64;
+            set->layoutKeys = fcRealloc(set->layoutKeys, sizeof(fcContactLayoutKey) * (size_t)set->layoutKeyCapacity);
+        }
+        const fcBody* ba = world->bodies + c->bodyA;
+        const fcBody* bb = world->bodies + c->bodyB;
+        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
+        // the contact is below a body's centre: the body rests on it
+        unsigned flags = (height < fcVec3_Dot(up, ba->position) ? fc_layoutBelowA : 0u) | (height < fcVec3_Dot(up, bb->position) ? fc_layoutBelowB : 0u);
+        flags |= (unsigned)ba->type << fc_layoutTypeA | (unsigned)bb->type << fc_layoutTypeB;
+        flags |= (unsigned)fcContacts_CurveKind(world, c, m) << fc_layoutCurve;
+        flags |= c->rollingFriction > 0 || c->torsionalFriction > 0 ? fc_layoutSpin : 0u;
+        fcContactLayoutKey* k = set->layoutKeys + count;
+        if (same && (count >= last || k->contact != c || k->manifold != m || k->bodyA != c->bodyA || k->bodyB != c->bodyB || k->flags != flags))
+            same = false;
+        k->contact = c;
+        k->manifold = m;
+        k->bodyA = c->bodyA;
+        k->bodyB = c->bodyB;
+        k->flags = flags;
+        count += 1;
+    }
+    same = same && count == last;
+    set->layoutKeyCount = count;
+    set->layoutBodyHigh = world->bodyHigh;
+    set->layoutValid = true;
+    return same;
 }
 
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
@@ -612,10 +613,9 @@ static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactM
 // bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
 // rests on (the load of a stack then reaches the ground within one sweep, as in the sequential order); beside
 // that, the first free colour. Past FC_COLORS colours, manifolds get a block of their own, in order, last.
-static void fcContacts_Layout(fcWorld* world)
+static void fcContacts_Structure(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    set->layoutDirty = false;
     if (set->solverMapCapacity < world->bodyHigh) {
         set->solverMapCapacity = world->bodyHigh;
         set->solverBodyOf = fcRealloc(set->solverBodyOf, sizeof(int) * (size_t)set->solverMapCapacity);
@@ -636,8 +636,8 @@ static void fcContacts_Layout(fcWorld* world)
     set->spinCount = 0;
     set->curveCount = 0;
 
-    int manifolds = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m) manifolds += m->pointCount > 0;
+    int manifolds = set->layoutKeyCount;
+    const fcContactLayoutKey* keys = set->layoutKeys;
     // scratch: per manifold its colour; per fcBody the colours it is in and the first colour above its supports
     if (set->colorScratchCapacity < manifolds + world->bodyHigh) {
         set->colorScratchCapacity = manifolds + world->bodyHigh;
@@ -652,30 +652,25 @@ static void fcContacts_Layout(fcWorld* world)
     uint64_t* used = set->colorUsed;
     memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
     memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
-    fcVec3 up = fcVec3_Neg(world->def.gravity);
-    int index = 0, counts[FC_COLORS + 1] = {0};
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        if (m->pointCount == 0) continue;
-        int bodies[2] = {c->bodyA, c->bodyB};
-        const fcBody* ba = world->bodies + c->bodyA;
-        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
-        bool below[2];  // the contact is below the body's centre: the body rests on it
+    int counts[FC_COLORS + 1] = {0};
+    for (int index = 0; index < manifolds; ++index) {
+        const fcContactLayoutKey* key = keys + index;
+        int bodies[2] = {key->bodyA, key->bodyB};
+        bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
+        bool dynamic[2] = {(key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody};
         int color = 0;
         uint64_t taken = 0;
         for (int s = 0; s < 2; ++s) {
-            const fcBody* b = world->bodies + bodies[s];
-            below[s] = height < fcVec3_Dot(up, b->position);
-            if (b->type != fc_dynamicBody) continue;
+            if (!dynamic[s]) continue;
             taken |= used[bodies[s]];
             if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
         }
         while (color < FC_COLORS && (taken >> color & 1)) ++color;
-        colorOf[index++] = color;
+        colorOf[index] = color;
         counts[color] += 1;
         if (color == FC_COLORS) continue;
         for (int s = 0; s < 2; ++s) {
-            if (world->bodies[bodies[s]].type != fc_dynamicBody) continue;
+            if (!dynamic[s]) continue;
             int k = bodies[s];
             used[k] |= (uint64_t)1 << color;
             if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
@@ -684,20 +679,12 @@ static void fcContacts_Layout(fcWorld* world)
     // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
     if (set->colorOrderCapacity < manifolds) {
         set->colorOrderCapacity = manifolds;
-        set->colorOrder = fcRealloc(set->colorOrder, sizeof(fcContactManifold*) * (size_t)manifolds);
-        set->colorOrderContact = fcRealloc(set->colorOrderContact, sizeof(fcContact*) * (size_t)manifolds);
+        set->colorOrder = fcRealloc(set->colorOrder, sizeof(const fcContactLayoutKey*) * (size_t)manifolds);
     }
     int start[FC_COLORS + 2];
     start[0] = 0;
     for (int color = 0; color <= FC_COLORS; ++color) start[color + 1] = start[color] + counts[color];
-    index = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        if (m->pointCount == 0) continue;
-        int at = start[colorOf[index++]]++;
-        set->colorOrder[at] = m;
-        set->colorOrderContact[at] = c;
-    }
+    for (int index = 0; index < manifolds; ++index) set->colorOrder[start[colorOf[index]]++] = keys + index;
     int first = 0;
     set->colorCount = 0;
     for (int color = 0; color <= FC_COLORS; ++color) {
@@ -705,13 +692,9 @@ static void fcContacts_Layout(fcWorld* world)
         set->colorBlocks[color] = set->blockCount;
         int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
         for (int k = first; k < first + counts[color]; k += width) {
-            fcContact* contacts[FC_LANES] = {NULL};
-            fcContactManifold* lanes[FC_LANES] = {NULL};
-            for (int l = 0; l < width && k + l < first + counts[color]; ++l) {
-                contacts[l] = set->colorOrderContact[k + l];
-                lanes[l] = set->colorOrder[k + l];
-            }
-            fcContacts_AddBlock(world, contacts, lanes);
+            const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
+            for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = set->colorOrder[k + l];
+            fcContacts_AddBlock(world, lanes);
         }
         first += counts[color];
     }
@@ -721,6 +704,86 @@ static void fcContacts_Layout(fcWorld* world)
         set->chunkSlotCapacity = slots;
         set->chunkSlots = fcRealloc(set->chunkSlots, sizeof(fcReal) * (size_t)slots);
     }
+}
+
+// Every step, in chunks of blocks: each lane's numbers from its manifold: directions, friction, anchors, the rows'
+// lever-arm parts r x d (four lanes at a time), the impulses that warm-start it, the totals from zero, the
+// release dating, round surfaces and rolling resistance. The collide stage's lever arms are kept through the step:
+// a rolling ball's contact stays at its bottom, not on the material point that was there.
+FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int end)
+{
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
+    fcContactSet* set = &world->contacts;
+    const fcVec3 zero = fcV3(0, 0, 0);
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        int points = 0;
+        for (int l = 0; l < FC_LANES; ++l) {
+            const fcContact* c = blk->contact[l];
+            const fcContactManifold* m = blk->manifold[l];
+            fcContacts_PutVec3(blk->normal[0], l, m ? m->normal : zero);
+            fcContacts_PutVec3(blk->tangent[0][0], l, m ? m->tangent[0] : zero);
+            fcContacts_PutVec3(blk->tangent[1][0], l, m ? m->tangent[1] : zero);
+            blk->friction[l] = m ? c->friction : 0;
+            blk->restitution[l] = m ? c->restitution : 0;
+            if (m && m->pointCount > points) points = m->pointCount;
+        }
+        blk->points = points;
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+        for (int i = 0; i < points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            fcReal rA[3][FC_LANES], rB[3][FC_LANES];
+            for (int l = 0; l < FC_LANES; ++l) {
+                const fcContactManifold* m = blk->manifold[l];
+                const fcContactPoint* p = m && i < m->pointCount ? m->points + i : NULL;
+                fcContacts_PutVec3(rA[0], l, p ? p->rA : zero);
+                fcContacts_PutVec3(rB[0], l, p ? p->rB : zero);
+                fcContacts_PutVec3(sp->localA[0], l, p ? p->localA : zero);
+                fcContacts_PutVec3(sp->localB[0], l, p ? p->localB : zero);
+                sp->separation[l] = p ? p->separation : 0;
+                sp->normalImpulse[l] = p ? p->normalImpulse : 0;
+                sp->tangentImpulse[0][l] = p ? p->tangentImpulse[0] : 0;
+                sp->tangentImpulse[1][l] = p ? p->tangentImpulse[1] : 0;
+                sp->trialImpulse[l] = p ? p->trialImpulse : 0;
+            }
+            memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
+            memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
+            fcVec3x4 ra = fcVec3x4_Load(rA[0]), rb = fcVec3x4_Load(rB[0]);
+            fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+            for (int k = 0; k < 3; ++k) {
+                fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(ra, dirs[k]));
+                fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Cross(rb, dirs[k]));
+            }
+        }
+        fcContactCurve4* cv = blk->curve >= 0 ? set->curves + blk->curve : NULL;
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        for (int l = 0; l < FC_LANES; ++l) {
+            const fcContact* c = blk->contact[l];
+            const fcContactManifold* m = blk->manifold[l];
+            fcContacts_ResetRelease(blk, l);
+            if (cv && cv->kind[l] != fc_curveNone) fcContacts_SetCurveLane(world, cv, l, c, m);
+            if (spin) {
+                fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
+                fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
+                for (int d = 0; d < 3; ++d) {
+                    spin->arm[d][l] = arms[d] > 0 ? arms[d] : 0;
+                    spin->impulse[d][l] = imps[d];
+                }
+            }
+        }
+    }
+}
+
+// Once per step, after the collide stage: the solver bodies, colours and blocks when the manifolds' keys changed,
+// and every lane's numbers
+static void fcContacts_Layout(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    set->layoutDirty = false;
+    if (!fcContacts_LayoutKeys(world)) fcContacts_Structure(world);
+    fcContactTask task;
+    fcContacts_ForBlocks(world, fcContacts_RefreshChunk, &task);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
