@@ -790,43 +790,39 @@ static void fcContacts_Layout(fcWorld* world)
 // Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
 // ---------------------------------------------------------------------------------------------------------------------
 
-// one lane's pose (an empty lane: the origin, unrotated)
-static void fcContacts_LanePose(const fcWorld* world, int body, fcReal* position, fcReal* orientation)
-{
-    static const fcReal origin[7] = {0, 0, 0, 1, 0, 0, 0};
-    const fcReal* p = origin;
-    const fcReal* q = origin + 3;
-    if (body >= 0) {
-        const fcBody* b = world->bodies + body;
-        p = &b->position.x;
-        q = &b->orientation.w;
-    }
-    memcpy(position, p, 3 * sizeof(fcReal));
-    memcpy(orientation, q, 4 * sizeof(fcReal));
-}
-
 // a block's per-lane values of a side: pose, inverse mass and world inverse inertia
 typedef struct fcSide4 {
     fcV4 position[3], orientation[4], invInertia[9];
 } fcSide4;
 
-// (with inertia: also the world inverse inertia)
-static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
+// (with inertia: also the world inverse inertia). Each lane's pose and matrix are loaded four reals at a time and
+// transposed into the lanes (an empty lane: the origin, unrotated)
+FC_V4_INLINE void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
 {
-    const fcContactSet* set = &world->contacts;
-    fcReal pos[3][FC_LANES], rot[4][FC_LANES], ii[9][FC_LANES];
+    static const fcReal origin[8] = {0, 0, 0, 0, 1, 0, 0, 0};
+    fcV4 pos[4], rot[4];
     for (int l = 0; l < FC_LANES; ++l) {
-        fcReal p[3], q[4];
-        fcContacts_LanePose(world, bodies[l], p, q);
-        for (int k = 0; k < 3; ++k) pos[k][l] = p[k];
-        for (int k = 0; k < 4; ++k) rot[k][l] = q[k];
-        if (!inertia) continue;
-        const fcReal* m = &set->solverInvInertia[solver[l]].cx.x;
-        for (int k = 0; k < 9; ++k) ii[k][l] = m[k];
+        const fcBody* b = bodies[l] >= 0 ? world->bodies + bodies[l] : NULL;
+        pos[l] = b ? fcV4_Set(b->position.x, b->position.y, b->position.z, 0) : fcV4_Load(origin);
+        rot[l] = fcV4_Load(b ? &b->orientation.w : origin + 4);
     }
-    for (int k = 0; k < 3; ++k) side->position[k] = fcV4_Load(pos[k]);
-    for (int k = 0; k < 4; ++k) side->orientation[k] = fcV4_Load(rot[k]);
-    for (int k = 0; inertia && k < 9; ++k) side->invInertia[k] = fcV4_Load(ii[k]);
+    fcV4_Transpose(pos);
+    fcV4_Transpose(rot);
+    for (int k = 0; k < 3; ++k) side->position[k] = pos[k];
+    for (int k = 0; k < 4; ++k) side->orientation[k] = rot[k];
+    if (!inertia) return;
+    fcV4 lo[4], hi[4];
+    fcReal last[FC_LANES];  // the matrices' ninth entries
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcReal* m = &world->contacts.solverInvInertia[solver[l]].cx.x;
+        lo[l] = fcV4_Load(m);
+        hi[l] = fcV4_Load(m + 4);
+        last[l] = m[8];
+    }
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
+    for (int k = 0; k < 4; ++k) side->invInertia[k] = lo[k], side->invInertia[4 + k] = hi[k];
+    side->invInertia[8] = fcV4_Load(last);
 }
 
 // 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
