@@ -17,6 +17,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->solverBodyIndex);
     fcFree(set->solverInvMass);
     fcFree(set->solverInvInertia);
+    fcFree(set->solverInertiaKept);
     fcFree(set->solverBodyOf);
     fcFree(set->blocks);
     fcFree(set->positions);

@@ -132,6 +132,7 @@ typedef struct fcContactBlock {
     int points;                    // the most points of a lane
     int spin;                      // index into spins, -1: no lane resists rolling or spinning
     int curve;                     // index into curves, -1: no lane's normal follows round surfaces
+    bool rowsPrepared;             // the rows' I^-1 (r x d) and masses are those of this step's r x d
     fcContact* contact[FC_LANES];  // NULL: an empty lane
     fcContactManifold* manifold[FC_LANES];
     fcReal normal[3][FC_LANES], tangent[2][3][FC_LANES];
@@ -184,6 +185,8 @@ typedef struct fcContactSet {
     int* solverBodyIndex;         // the fcBody of each solver body (-1 for 0)
     fcReal* solverInvMass;
     fcMat33* solverInvInertia;
+    uint8_t* solverInertiaKept;   // 1: the same world inverse inertia as in the last prepare (fcContacts_Prepare)
+    bool inertiaLoaded;           // the position pass loaded the bodies' inverse inertias since the last prepare
     int solverBodyCount, solverBodyCapacity;
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;

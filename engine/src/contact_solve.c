@@ -279,6 +279,7 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
         set->solverBodyIndex = fcRealloc(set->solverBodyIndex, sizeof(int) * n);
         set->solverInvMass = fcRealloc(set->solverInvMass, sizeof(fcReal) * n);
         set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * n);
+        set->solverInertiaKept = fcRealloc(set->solverInertiaKept, n);
     }
     set->solverBodyIndex[set->solverBodyCount] = body;
     set->solverBodyOf[body] = set->solverBodyCount;
@@ -629,6 +630,7 @@ static void fcContacts_Structure(fcWorld* world)
         set->solverBodyIndex = fcAlloc(sizeof(int) * n);
         set->solverInvMass = fcAlloc(sizeof(fcReal) * n);
         set->solverInvInertia = fcAlloc(sizeof(fcMat33) * n);
+        set->solverInertiaKept = fcAlloc(n);
     }
     set->solverBodyIndex[0] = -1;
     set->solverBodyCount = 1;
@@ -730,6 +732,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             if (m && m->pointCount > points) points = m->pointCount;
         }
         blk->points = points;
+        blk->rowsPrepared = false;
         fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
         for (int i = 0; i < points; ++i) {
             fcContactPoint4* sp = blk->point + i;
@@ -795,9 +798,8 @@ typedef struct fcSide4 {
     fcV4 position[3], orientation[4], invInertia[9];
 } fcSide4;
 
-// (with inertia: also the world inverse inertia). Each lane's pose and matrix are loaded four reals at a time and
-// transposed into the lanes (an empty lane: the origin, unrotated)
-FC_V4_INLINE void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
+// Each lane's pose, loaded four reals at a time and transposed into the lanes (an empty lane: the origin, unrotated)
+FC_V4_INLINE void fcContacts_GatherPose(const fcWorld* world, const int* bodies, fcSide4* side)
 {
     static const fcReal origin[8] = {0, 0, 0, 0, 1, 0, 0, 0};
     fcV4 pos[4], rot[4];
@@ -810,7 +812,11 @@ FC_V4_INLINE void fcContacts_GatherSide(const fcWorld* world, const int* bodies,
     fcV4_Transpose(rot);
     for (int k = 0; k < 3; ++k) side->position[k] = pos[k];
     for (int k = 0; k < 4; ++k) side->orientation[k] = rot[k];
-    if (!inertia) return;
+}
+
+// each lane's solver body's world inverse inertia, the same way
+FC_V4_INLINE void fcContacts_GatherInertia(const fcWorld* world, const int* solver, fcSide4* side)
+{
     fcV4 lo[4], hi[4];
     fcReal last[FC_LANES];  // the matrices' ninth entries
     for (int l = 0; l < FC_LANES; ++l) {
@@ -883,9 +889,14 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
     fcV4 threshold = fcV4_Splat(-world->def.restitutionThreshold);
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
+        // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (no
+        // lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
+        bool keep = blk->rowsPrepared && blk->curve < 0;
+        for (int l = 0; l < FC_LANES && keep; ++l) keep = set->solverInertiaKept[blk->a[l]] && set->solverInertiaKept[blk->b[l]];
+        blk->rowsPrepared = true;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, true);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, true);
+        fcContacts_GatherPose(world, blk->bodyA, &a);
+        fcContacts_GatherPose(world, blk->bodyB, &b);
         fcBody4 va, vb;
         fcBody4_Gather(&va, set->solverBodies, blk->a);
         fcBody4_Gather(&vb, set->solverBodies, blk->b);
@@ -915,6 +926,27 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             }
         }
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        if (!keep) {
+            fcContacts_GatherInertia(world, blk->a, &a);
+            fcContacts_GatherInertia(world, blk->b, &b);
+            for (int i = 0; i < blk->points; ++i) {
+                fcContactPoint4* sp = blk->point + i;
+                fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
+                fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
+                fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
+            }
+            if (spin) {
+                fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
+                for (int k = 0; k < 3; ++k) {
+                    fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
+                    fcVec3x4_Store(spin->spinA[k][0], ka);
+                    fcVec3x4_Store(spin->spinB[k][0], kb);
+                    fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
+                    fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
+                }
+            }
+        }
         fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
@@ -925,9 +957,6 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
             fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
             if (blk->curve >= 0) s = fcV4_Greater(fcV4_Load(now.on), zero, fcV4_Load(now.separation[i]), s);
-            fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
-            fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
-            fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
             fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb);
             // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
             // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
@@ -945,17 +974,6 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 fcContacts_Bounce(world, blk, sp, sl, vl);
             }
         }
-        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        if (spin) {
-            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
-            for (int k = 0; k < 3; ++k) {
-                fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
-                fcVec3x4_Store(spin->spinA[k][0], ka);
-                fcVec3x4_Store(spin->spinB[k][0], kb);
-                fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
-                fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
-            }
-        }
     }
 }
 
@@ -966,6 +984,7 @@ void fcContacts_Prepare(fcWorld* world)
     memset(set->solverBodies, 0, sizeof(fcSolverBody));
     set->solverInvMass[0] = 0;
     set->solverInvInertia[0] = fcMat33_Zero();
+    set->solverInertiaKept[0] = 1;
     for (int k = 1; k < set->solverBodyCount; ++k) {
         const fcBody* b = world->bodies + set->solverBodyIndex[k];
         bool dynamic = b->type == fc_dynamicBody;
@@ -973,8 +992,12 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverBodies[k].w = b->angularVelocity;
         set->solverBodies[k].pad[0] = set->solverBodies[k].pad[1] = 0;
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
-        set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+        fcMat33 inertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+        // the same bits as in the last prepare (the position pass may have loaded others since: then none is kept)
+        set->solverInertiaKept[k] = !set->inertiaLoaded && memcmp(&inertia, set->solverInvInertia + k, sizeof inertia) == 0;
+        set->solverInvInertia[k] = inertia;
     }
+    set->inertiaLoaded = false;
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
     int points = 0;
@@ -1312,8 +1335,12 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
         fcContactBlock* blk = set->blocks + bi;
         fcContactPosition4* pos = set->positions + bi;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, rows);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, rows);
+        fcContacts_GatherPose(world, blk->bodyA, &a);
+        fcContacts_GatherPose(world, blk->bodyB, &b);
+        if (rows) {
+            fcContacts_GatherInertia(world, blk->a, &a);
+            fcContacts_GatherInertia(world, blk->b, &b);
+        }
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
         fcCurveNow now;
         fcV4 curved = fcV4_Splat(0);
@@ -1408,6 +1435,7 @@ static void fcContacts_LoadInertias(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) set->solverInvInertia[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
+    set->inertiaLoaded = true;
 }
 
 void fcContacts_SolvePositions(fcWorld* world)
