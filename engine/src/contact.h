@@ -210,6 +210,7 @@ typedef struct fcContactSet {
     // the last layout's keys, in the solver's order: a step whose keys are the same keeps its layout
     fcContactLayoutKey* layoutKeys;
     int layoutKeyCount, layoutKeyCapacity, layoutBodyHigh;
+    int layoutPoints;             // the points of this step's manifolds in the blocks
     bool layoutValid;
 } fcContactSet;
 

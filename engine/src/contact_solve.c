@@ -575,7 +575,7 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
     fcContactSet* set = &world->contacts;
     int last = set->layoutValid && set->layoutBodyHigh == world->bodyHigh ? set->layoutKeyCount : -1;
     bool same = last >= 0;
-    int count = 0;
+    int count = 0, points = 0;
     fcVec3 up = fcVec3_Neg(world->def.gravity);
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
@@ -601,9 +601,11 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
         k->bodyB = c->bodyB;
         k->flags = flags;
         count += 1;
+        points += m->pointCount;
     }
     same = same && count == last;
     set->layoutKeyCount = count;
+    set->layoutPoints = points;
     set->layoutBodyHigh = world->bodyHigh;
     set->layoutValid = true;
     return same;
@@ -1000,10 +1002,7 @@ void fcContacts_Prepare(fcWorld* world)
     set->inertiaLoaded = false;
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
-    int points = 0;
-    for (int bi = 0; bi < set->blockCount; ++bi)
-        for (int l = 0; l < FC_LANES; ++l) points += set->blocks[bi].manifold[l] ? set->blocks[bi].manifold[l]->pointCount : 0;
-    world->stats.contactPoints = points;
+    world->stats.contactPoints = set->layoutPoints;
 }
 
 void fcContacts_StoreVelocities(fcWorld* world)
