@@ -155,6 +155,11 @@ FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const
     }
 }
 
+// a block's per-lane values of a side: pose and world inverse inertia
+typedef struct fcSide4 {
+    fcV4 position[3], orientation[4], invInertia[9];
+} fcSide4;
+
 // J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
 FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcVec3x4* d, const fcBody4* a, const fcBody4* b)
 {
@@ -374,33 +379,35 @@ static fcVec3 fcContacts_ClosestOnSegment(fcVec3 p0, fcVec3 p1, fcVec3 q)
     return fcVec3_MulAdd(p0, t < 0 ? 0 : t > 1 ? 1 : t, d);
 }
 
-// the closest points of segments (p0, p1) and (q0, q1) (Ericson, Real-Time Collision Detection 5.1.9)
-static void fcContacts_ClosestSegments(fcVec3 p0, fcVec3 p1, fcVec3 q0, fcVec3 q1, fcVec3* cp, fcVec3* cq)
+FC_V4_INLINE fcV4 fcV4_Clamp01(fcV4 s)
 {
-    fcVec3 d1 = fcVec3_Sub(p1, p0), d2 = fcVec3_Sub(q1, q0), r = fcVec3_Sub(p0, q0);
-    fcReal a = fcVec3_Dot(d1, d1), e = fcVec3_Dot(d2, d2), f = fcVec3_Dot(d2, r);
-    fcReal s = 0, t = 0;
-    if (a <= 0 && e <= 0) {
-        // two points
-    } else if (a <= 0) {
-        t = f / e;
-    } else {
-        fcReal c = fcVec3_Dot(d1, r);
-        if (e <= 0) {
-            s = -c / a;
-        } else {
-            fcReal b = fcVec3_Dot(d1, d2), denom = a * e - b * b;
-            s = denom > 0 ? (b * f - c * e) / denom : 0;  // parallel: any s, take p0's end
-            s = s < 0 ? 0 : s > 1 ? 1 : s;
-            t = (b * s + f) / e;
-            if (t < 0) t = 0, s = -c / a;
-            else if (t > 1) t = 1, s = (b - c) / a;
-        }
-        s = s < 0 ? 0 : s > 1 ? 1 : s;
-    }
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    *cp = fcVec3_MulAdd(p0, s, d1);
-    *cq = fcVec3_MulAdd(q0, t, d2);
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    return fcV4_Greater(zero, s, zero, fcV4_Greater(s, one, one, s));
+}
+
+// The closest points of segments (p0, p1) and (q0, q1) (Ericson, Real-Time Collision Detection 5.1.9), four lanes
+// at a time: every case is computed in every lane and each lane keeps its own case's values (the same operations
+// as the branches of a lane by itself; a case's division by a zero it does not take is thrown away)
+FC_V4_INLINE void fcContacts_ClosestSegments(fcVec3x4 p0, fcVec3x4 p1, fcVec3x4 q0, fcVec3x4 q1, fcVec3x4* cp, fcVec3x4* cq)
+{
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcVec3x4 d1 = fcVec3x4_Sub(p1, p0), d2 = fcVec3x4_Sub(q1, q0), r = fcVec3x4_Sub(p0, q0);
+    fcV4 a = fcVec3x4_Dot(d1, d1), e = fcVec3x4_Dot(d2, d2), f = fcVec3x4_Dot(d2, r);
+    fcV4 c = fcVec3x4_Dot(d1, r), b = fcVec3x4_Dot(d1, d2), denom = fcV4_Sub(fcV4_Mul(a, e), fcV4_Mul(b, b));
+    fcV4 sLow = fcV4_Div(fcV4_Neg(c), a), sHigh = fcV4_Div(fcV4_Sub(b, c), a);
+    // both segments: s from the lines' closest points (parallel: p0's end), t from s, then s again from a clamped t
+    fcV4 s = fcV4_Clamp01(fcV4_Greater(denom, zero, fcV4_Div(fcV4_Sub(fcV4_Mul(b, f), fcV4_Mul(c, e)), denom), zero));
+    fcV4 t = fcV4_Div(fcV4_Add(fcV4_Mul(b, s), f), e);
+    s = fcV4_Greater(zero, t, sLow, fcV4_Greater(t, one, sHigh, s));
+    t = fcV4_Greater(zero, t, zero, fcV4_Greater(t, one, one, t));
+    // q a point (e = 0): s = -c / a, t = 0
+    s = fcV4_Clamp01(fcV4_Greater(e, zero, s, sLow));
+    t = fcV4_Greater(e, zero, t, zero);
+    // p a point (a = 0): s = 0, t = f / e (both points: 0, 0)
+    s = fcV4_Greater(a, zero, s, zero);
+    t = fcV4_Clamp01(fcV4_Greater(a, zero, t, fcV4_Greater(e, zero, fcV4_Div(f, e), zero)));
+    *cp = fcVec3x4_Add(p0, fcVec3x4_Scale(s, d1));
+    *cq = fcVec3x4_Add(q0, fcVec3x4_Scale(t, d2));
 }
 
 // a body's pose (-1: the world frame)
@@ -467,56 +474,85 @@ typedef struct fcCurveNow {
     fcReal on[FC_LANES];  // 1: the lane is curved
 } fcCurveNow;
 
-// a curved block's lanes at the bodies' current poses: their normals and tangents into the block, and per point
-// the separations and lever arms (the other lanes keep theirs: on = 0)
-static void fcContacts_Curve(const fcWorld* world, fcContactBlock* blk, const fcContactCurve4* cv, fcCurveNow* now)
+// four lanes' vectors
+FC_V4_INLINE fcVec3x4 fcVec3x4_FromLanes(const fcVec3* v0, const fcVec3* v1, const fcVec3* v2, const fcVec3* v3)
 {
+    fcVec3x4 r = {fcV4_Set(v0->x, v1->x, v2->x, v3->x), fcV4_Set(v0->y, v1->y, v2->y, v3->y), fcV4_Set(v0->z, v1->z, v2->z, v3->z)};
+    return r;
+}
+
+// per lane: mask ? a : b (mask 1 or 0)
+FC_V4_INLINE fcVec3x4 fcVec3x4_Select(fcV4 mask, fcVec3x4 a, fcVec3x4 b)
+{
+    fcV4 zero = fcV4_Splat(0);
+    fcVec3x4 r = {fcV4_Greater(mask, zero, a.x, b.x), fcV4_Greater(mask, zero, a.y, b.y), fcV4_Greater(mask, zero, a.z, b.z)};
+    return r;
+}
+
+// A curved block's lanes at the bodies' current poses (a, b: the lanes' poses), four lanes at a time: their
+// normals and tangents into the block, and per point the separations and lever arms (the other lanes keep theirs:
+// on = 0). Each lane computes what it would alone (its kind's case selected, the rest thrown away).
+FC_V4_INLINE void fcContacts_Curve(fcContactBlock* blk, const fcContactCurve4* cv, const fcSide4* a, const fcSide4* b, fcCurveNow* now)
+{
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), tiny = fcV4_Splat(1e-9);
+    fcReal on[FC_LANES], cores[FC_LANES], faceA[FC_LANES], single[FC_LANES], count[FC_LANES];
     for (int l = 0; l < FC_LANES; ++l) {
-        now->on[l] = 0;
         int kind = cv->kind[l];
-        if (kind == fc_curveNone) continue;
-        now->on[l] = 1;
-        fcVec3 xa, xb;
-        fcQuat qa, qb;
-        fcContacts_Pose(world, blk->bodyA[l], &xa, &qa);
-        fcContacts_Pose(world, blk->bodyB[l], &xb, &qb);
-        int count = blk->manifold[l]->pointCount;
-        fcVec3 n = fcContacts_GetVec3(blk->normal[0], l), pa = fcV3(0, 0, 0), pb = pa;
-        if (kind == fc_curveCores) {
-            fcVec3 a0 = fcVec3_Add(xa, fcQuat_Rotate(qa, cv->coreA[l][0])), a1 = fcVec3_Add(xa, fcQuat_Rotate(qa, cv->coreA[l][1]));
-            fcVec3 b0 = fcVec3_Add(xb, fcQuat_Rotate(qb, cv->coreB[l][0])), b1 = fcVec3_Add(xb, fcQuat_Rotate(qb, cv->coreB[l][1]));
-            fcContacts_ClosestSegments(a0, a1, b0, b1, &pa, &pb);
-            fcVec3 d = fcVec3_Sub(pb, pa);
-            fcReal len = fcVec3_Length(d);
-            if (len > 1e-9) n = fcVec3_Scale(1 / len, d);  // cores that meet: keep the last normal
-        } else {
-            n = kind == fc_curveFaceA ? fcQuat_Rotate(qa, cv->faceNormal[l]) : fcQuat_Rotate(qb, cv->faceNormal[l]);
-        }
-        // the tangents follow: the last first tangent without its part along n
-        fcVec3 t0 = fcContacts_GetVec3(blk->tangent[0][0], l);
-        t0 = fcVec3_MulAdd(t0, -fcVec3_Dot(t0, n), n);
-        fcReal tl = fcVec3_Length(t0);
-        t0 = tl > 1e-9 ? fcVec3_Scale(1 / tl, t0) : fcVec3_Perpendicular(n);
-        fcContacts_PutVec3(blk->normal[0], l, n);
-        fcContacts_PutVec3(blk->tangent[0][0], l, t0);
-        fcContacts_PutVec3(blk->tangent[1][0], l, fcVec3_Cross(n, t0));
-        for (int i = 0; i < count; ++i) {
-            // one point between cores: the cores' closest points; else the points fixed in the bodies
-            bool closest = kind == fc_curveCores && count == 1;
-            fcVec3 ca = closest ? pa : fcVec3_Add(xa, fcQuat_Rotate(qa, cv->pointA[i][l]));
-            fcVec3 cb = closest ? pb : fcVec3_Add(xb, fcQuat_Rotate(qb, cv->pointB[i][l]));
-            fcReal s = fcVec3_Dot(n, fcVec3_Sub(cb, ca)) - cv->offset[i][l];
-            fcReal reach = cv->reach[i][l] + 0.5 * (s - cv->separation[i][l]);
-            fcVec3 p = kind == fc_curveFaceA ? fcVec3_MulAdd(cb, -reach, n) : fcVec3_MulAdd(ca, reach, n);
-            now->separation[i][l] = s;
-            fcContacts_PutVec3(now->rA[i][0], l, fcVec3_Sub(p, xa));
-            fcContacts_PutVec3(now->rB[i][0], l, fcVec3_Sub(p, xb));
-        }
-        for (int i = count; i < blk->points; ++i) {
-            now->separation[i][l] = 0;
-            fcContacts_PutVec3(now->rA[i][0], l, fcV3(0, 0, 0));
-            fcContacts_PutVec3(now->rB[i][0], l, fcV3(0, 0, 0));
-        }
+        int points = kind != fc_curveNone ? blk->manifold[l]->pointCount : 0;
+        on[l] = kind != fc_curveNone;
+        cores[l] = kind == fc_curveCores;
+        faceA[l] = kind == fc_curveFaceA;
+        single[l] = kind == fc_curveCores && points == 1;  // one point between cores: the cores' closest points
+        count[l] = points;
+        now->on[l] = on[l];
+    }
+    fcV4 isOn = fcV4_Load(on), isCores = fcV4_Load(cores), isFaceA = fcV4_Load(faceA), isSingle = fcV4_Load(single);
+    fcVec3x4 xa = {a->position[0], a->position[1], a->position[2]}, xb = {b->position[0], b->position[1], b->position[2]};
+    // cores: n along their closest points (cores that meet: keep the last normal)
+    fcVec3x4 a0 = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->coreA[0][0], &cv->coreA[1][0], &cv->coreA[2][0], &cv->coreA[3][0])));
+    fcVec3x4 a1 = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->coreA[0][1], &cv->coreA[1][1], &cv->coreA[2][1], &cv->coreA[3][1])));
+    fcVec3x4 b0 = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->coreB[0][0], &cv->coreB[1][0], &cv->coreB[2][0], &cv->coreB[3][0])));
+    fcVec3x4 b1 = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->coreB[0][1], &cv->coreB[1][1], &cv->coreB[2][1], &cv->coreB[3][1])));
+    fcVec3x4 pa, pb;
+    fcContacts_ClosestSegments(a0, a1, b0, b1, &pa, &pb);
+    fcVec3x4 d = fcVec3x4_Sub(pb, pa);
+    fcV4 len = fcV4_Sqrt(fcVec3x4_Dot(d, d));
+    fcVec3x4 last = fcVec3x4_Load(blk->normal[0]);
+    fcVec3x4 n = fcVec3x4_Select(fcV4_Greater(len, tiny, one, zero), fcVec3x4_Scale(fcV4_Div(one, len), d), last);
+    // faces: n turns with the face's body
+    fcV4 qf[4];
+    for (int k = 0; k < 4; ++k) qf[k] = fcV4_Greater(isFaceA, zero, a->orientation[k], b->orientation[k]);
+    fcVec3x4 face = fcVec3x4_Rotate(qf, fcVec3x4_FromLanes(cv->faceNormal + 0, cv->faceNormal + 1, cv->faceNormal + 2, cv->faceNormal + 3));
+    n = fcVec3x4_Select(isCores, n, fcVec3x4_Select(isOn, face, last));
+    // the tangents follow: the last first tangent without its part along n
+    fcVec3x4 t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4 t0n = fcVec3x4_Add(t0, fcVec3x4_Scale(fcV4_Neg(fcVec3x4_Dot(t0, n)), n));
+    fcV4 tl = fcV4_Sqrt(fcVec3x4_Dot(t0n, t0n));
+    t0n = fcVec3x4_Scale(fcV4_Div(one, tl), t0n);
+    fcReal tlLanes[FC_LANES];
+    fcV4_Store(tlLanes, tl);
+    fcVec3x4_Store(blk->normal[0], n);
+    fcVec3x4_Store(blk->tangent[0][0], fcVec3x4_Select(isOn, t0n, t0));
+    for (int l = 0; l < FC_LANES; ++l)
+        if (on[l] != 0 && !(tlLanes[l] > 1e-9)) fcContacts_PutVec3(blk->tangent[0][0], l, fcVec3_Perpendicular(fcContacts_GetVec3(blk->normal[0], l)));
+    t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4_Store(blk->tangent[1][0], fcVec3x4_Select(isOn, fcVec3x4_Cross(n, t0), fcVec3x4_Load(blk->tangent[1][0])));
+    fcV4 lanePoints = fcV4_Load(count);
+    for (int i = 0; i < blk->points; ++i) {
+        // the points fixed in the bodies, or the cores' closest points
+        fcVec3x4 ca = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->pointA[i][0], &cv->pointA[i][1], &cv->pointA[i][2], &cv->pointA[i][3])));
+        fcVec3x4 cb = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->pointB[i][0], &cv->pointB[i][1], &cv->pointB[i][2], &cv->pointB[i][3])));
+        ca = fcVec3x4_Select(isSingle, pa, ca);
+        cb = fcVec3x4_Select(isSingle, pb, cb);
+        fcV4 s = fcV4_Sub(fcVec3x4_Dot(n, fcVec3x4_Sub(cb, ca)), fcV4_Load(cv->offset[i]));
+        fcV4 reach = fcV4_Add(fcV4_Load(cv->reach[i]), fcV4_Mul(fcV4_Splat(0.5), fcV4_Sub(s, fcV4_Load(cv->separation[i]))));
+        fcVec3x4 p = fcVec3x4_Select(isFaceA, fcVec3x4_Add(cb, fcVec3x4_Scale(fcV4_Neg(reach), n)), fcVec3x4_Add(ca, fcVec3x4_Scale(reach, n)));
+        // past a lane's points: zero
+        fcV4 valid = fcV4_Greater(lanePoints, fcV4_Splat((fcReal)i), one, zero);
+        fcVec3x4 none = {zero, zero, zero};
+        fcV4_Store(now->separation[i], fcV4_Greater(valid, zero, s, zero));
+        fcVec3x4_Store(now->rA[i][0], fcVec3x4_Select(valid, fcVec3x4_Sub(p, xa), none));
+        fcVec3x4_Store(now->rB[i][0], fcVec3x4_Select(valid, fcVec3x4_Sub(p, xb), none));
     }
 }
 
@@ -552,6 +588,7 @@ static void fcContacts_AddBlock(fcWorld* world, const fcContactLayoutKey** keys)
             set->curves = fcRealloc(set->curves, sizeof(fcContactCurve4) * (size_t)set->curveCapacity);
         }
         blk->curve = set->curveCount++;
+        memset(set->curves + blk->curve, 0, sizeof(fcContactCurve4));  // the lanes that do not curve compute on zeros
     }
     if (spin) {
         if (set->spinCount == set->spinCapacity) {
@@ -795,11 +832,6 @@ static void fcContacts_Layout(fcWorld* world)
 // Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
 // ---------------------------------------------------------------------------------------------------------------------
 
-// a block's per-lane values of a side: pose, inverse mass and world inverse inertia
-typedef struct fcSide4 {
-    fcV4 position[3], orientation[4], invInertia[9];
-} fcSide4;
-
 // Each lane's pose, loaded four reals at a time and transposed into the lanes (an empty lane: the origin, unrotated)
 FC_V4_INLINE void fcContacts_GatherPose(const fcWorld* world, const int* bodies, fcSide4* side)
 {
@@ -911,19 +943,16 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         // round surfaces: normal, tangents and lever arms at this substep's poses
         fcCurveNow now;
         if (blk->curve >= 0) {
-            fcContacts_Curve(world, blk, set->curves + blk->curve, &now);
-            for (int l = 0; l < FC_LANES; ++l) {
-                if (now.on[l] == 0) continue;
-                fcVec3 dirs[3] = {fcContacts_GetVec3(blk->normal[0], l), fcContacts_GetVec3(blk->tangent[0][0], l),
-                                  fcContacts_GetVec3(blk->tangent[1][0], l)};
-                for (int i = 0; i < blk->points; ++i) {
-                    fcContactPoint4* sp = blk->point + i;
-                    fcVec3 rA = fcContacts_GetVec3(now.rA[i][0], l), rB = fcContacts_GetVec3(now.rB[i][0], l);
-                    fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-                    for (int k = 0; k < 3; ++k) {
-                        fcContacts_PutVec3(rows[k]->angA[0], l, fcVec3_Cross(rA, dirs[k]));
-                        fcContacts_PutVec3(rows[k]->angB[0], l, fcVec3_Cross(rB, dirs[k]));
-                    }
+            fcContacts_Curve(blk, set->curves + blk->curve, &a, &b, &now);
+            fcV4 on = fcV4_Load(now.on);
+            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+            for (int i = 0; i < blk->points; ++i) {
+                fcContactPoint4* sp = blk->point + i;
+                fcVec3x4 rA = fcVec3x4_Load(now.rA[i][0]), rB = fcVec3x4_Load(now.rB[i][0]);
+                fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+                for (int k = 0; k < 3; ++k) {
+                    fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, dirs[k]), fcVec3x4_Load(rows[k]->angA[0])));
+                    fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, dirs[k]), fcVec3x4_Load(rows[k]->angB[0])));
                 }
             }
         }
@@ -1344,7 +1373,7 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
         fcCurveNow now;
         fcV4 curved = fcV4_Splat(0);
         if (blk->curve >= 0) {
-            fcContacts_Curve(world, blk, set->curves + blk->curve, &now);
+            fcContacts_Curve(blk, set->curves + blk->curve, &a, &b, &now);
             curved = fcV4_Load(now.on);
         }
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
