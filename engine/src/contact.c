@@ -27,6 +27,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
+    fcFree(set->sortLast);
     fcFree(set->colorOrder);
     fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
@@ -415,6 +416,11 @@ static uint64_t fcContacts_HeightKey(fcReal height)
     return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
+static bool fcContacts_KeyBefore(const fcContactKey* a, const fcContactKey* b)
+{
+    return a->key < b->key || (a->key == b->key && a->rank < b->rank);
+}
+
 static void fcContacts_SortByHeight(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -424,33 +430,67 @@ static void fcContacts_SortByHeight(fcWorld* world)
     if (set->sortKeyCapacity < n) {
         set->sortKeyCapacity = set->touchingCapacity;
         set->sortKeys = fcRealloc(set->sortKeys, 2 * sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
+        set->sortLast = fcRealloc(set->sortLast, 2 * sizeof(int) * (size_t)set->sortKeyCapacity);
+        set->sortLastCount = -1;
     }
     fcContactKey* keys = set->sortKeys;
     fcContactKey* other = set->sortKeys + set->sortKeyCapacity;
-    int counts[8][256];
-    memset(counts, 0, sizeof counts);
     for (int t = 0; t < n; ++t) {
         const fcContact* c = set->contacts + set->touching[t];
         const fcBody* a = world->bodies + c->bodyA;
         fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
         keys[t].key = fcContacts_HeightKey(-fcVec3_Dot(g, p));
         keys[t].index = set->touching[t];
-        for (int d = 0; d < 8; ++d) counts[d][(keys[t].key >> (8 * d)) & 255] += 1;
+        keys[t].rank = t;
     }
-    for (int d = 0; d < 8; ++d) {
-        int* count = counts[d];
-        if (count[(keys[0].key >> (8 * d)) & 255] == n) continue;  // one byte for all: this pass moves nothing
-        for (int b = 0, sum = 0; b < 256; ++b) {
-            int k = count[b];
-            count[b] = sum;
-            sum += k;
+    // The same pairs as in the last step (a resting scene's): its order, put right by insertion, is the same order
+    // (the pairs' (height, slot) are all different) in about n steps, when few pairs changed places; past 8 n moves,
+    // the radix sort
+    int* lastSlots = set->sortLast;
+    int* lastRanks = set->sortLast + set->sortKeyCapacity;
+    bool sorted = set->sortLastCount == n && memcmp(lastSlots, set->touching, sizeof(int) * (size_t)n) == 0;
+    if (sorted) {
+        for (int k = 0; k < n; ++k) other[k] = keys[lastRanks[k]];
+        long moves = 0, most = 8L * n;
+        for (int k = 1; k < n && moves <= most; ++k) {
+            fcContactKey x = other[k];
+            int j = k;
+            for (; j > 0 && fcContacts_KeyBefore(&x, other + j - 1); --j) other[j] = other[j - 1];
+            other[j] = x;
+            moves += k - j;
         }
-        for (int t = 0; t < n; ++t) other[count[(keys[t].key >> (8 * d)) & 255]++] = keys[t];
-        fcContactKey* swap = keys;
-        keys = other;
-        other = swap;
+        sorted = moves <= most;
+        if (sorted) {
+            fcContactKey* swap = keys;
+            keys = other;
+            other = swap;
+        }
     }
-    for (int t = 0; t < n; ++t) set->touching[t] = keys[t].index;
+    if (!sorted) {
+        int counts[8][256];
+        memset(counts, 0, sizeof counts);
+        for (int t = 0; t < n; ++t)
+            for (int d = 0; d < 8; ++d) counts[d][(keys[t].key >> (8 * d)) & 255] += 1;
+        for (int d = 0; d < 8; ++d) {
+            int* count = counts[d];
+            if (count[(keys[0].key >> (8 * d)) & 255] == n) continue;  // one byte for all: this pass moves nothing
+            for (int b = 0, sum = 0; b < 256; ++b) {
+                int k = count[b];
+                count[b] = sum;
+                sum += k;
+            }
+            for (int t = 0; t < n; ++t) other[count[(keys[t].key >> (8 * d)) & 255]++] = keys[t];
+            fcContactKey* swap = keys;
+            keys = other;
+            other = swap;
+        }
+    }
+    memcpy(lastSlots, set->touching, sizeof(int) * (size_t)n);
+    set->sortLastCount = n;
+    for (int t = 0; t < n; ++t) {
+        set->touching[t] = keys[t].index;
+        lastRanks[t] = keys[t].rank;
+    }
 }
 
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each

@@ -160,7 +160,8 @@ typedef struct fcContactLayoutKey {
 
 typedef struct fcContactKey {
     uint64_t key;  // the height's bits, ordered as the heights (contact.c)
-    int index;
+    int index;     // the pair's slot
+    int rank;      // its place in the touching list in slot order (ties go by it)
 } fcContactKey;
 
 typedef struct fcContactSet {
@@ -174,6 +175,9 @@ typedef struct fcContactSet {
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
                               // radix sort's second buffer
     int sortKeyCapacity;
+    int* sortLast;            // (2 sortKeyCapacity) the last sort's touching list in slot order, and its order by height
+                              // (ranks in that list): the next sort starts from it when the pairs are the same
+    int sortLastCount;        // -1: none
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int substep;              // the substep being solved (fcContacts_Finish counts them)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
