@@ -28,6 +28,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
     fcFree(set->sortLast);
+    fcFree(set->shapeSpinReach);
     fcFree(set->colorOrder);
     fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
@@ -185,15 +186,13 @@ void fcContacts_RemoveShape(fcWorld* world, int index)
 
 // the speculative distance of a pair: the world's margin, and as far as the bodies can close in one step, so
 // that a fast body meets a thin wall before it has passed it
+// (the turning part of each side, |w| times half its box's diagonal, is the shape's, fcContacts_SpinReach)
 static fcReal fcContacts_Margin(const fcWorld* world, const fcContact* c)
 {
     const fcBody* ba = world->bodies + c->bodyA;
     const fcBody* bb = world->bodies + c->bodyB;
-    fcAabb boxA = world->shapes[c->shapeA].aabb, boxB = world->shapes[c->shapeB].aabb;
-    fcReal ra = ba->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxA.hi, boxA.lo);
-    fcReal rb = bb->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxB.hi, boxB.lo);
-    fcReal speed = fcVec3_Length(fcVec3_Sub(bb->linearVelocity, ba->linearVelocity)) + fcVec3_Length(ba->angularVelocity) * ra +
-                   fcVec3_Length(bb->angularVelocity) * rb;
+    const fcReal* spin = world->contacts.shapeSpinReach;
+    fcReal speed = fcVec3_Length(fcVec3_Sub(bb->linearVelocity, ba->linearVelocity)) + spin[c->shapeA] + spin[c->shapeB];
     fcReal reach = speed * world->def.timestep;
     return world->def.contactMargin > reach ? world->def.contactMargin : reach;
 }
@@ -334,15 +333,25 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         fcShape* s = world->shapes + k;
         if (!s->inUse || s->proxy < 0) continue;
         const fcBody* b = world->bodies + s->body;
-        if (!fcContacts_Moves(b) && !b->moved) continue;
-        s->transform = fcShape_GetTransform(world, s);
-        if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+        if (fcContacts_Moves(b) || b->moved) {
+            s->transform = fcShape_GetTransform(world, s);
+            if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+        }
+        // the speed at which its box's corners can turn toward another shape (a static body's: none), for the
+        // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair
+        fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
+        world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
     }
 }
 
 // then in shape order (the trees' shape depends on it): proxies whose box left their fat box are reinserted
 static void fcContacts_RefreshProxies(fcWorld* world)
 {
+    fcContactSet* set = &world->contacts;
+    if (set->shapeSpinReachCapacity < world->shapeHigh) {
+        set->shapeSpinReachCapacity = world->shapeHigh;
+        set->shapeSpinReach = fcRealloc(set->shapeSpinReach, sizeof(fcReal) * (size_t)world->shapeHigh);
+    }
     fcParallelFor(world->tasks, world->shapeHigh, FC_SHAPE_GRAIN, fcContacts_RefitChunk, world);
     fcReal h = world->def.timestep;
     for (int k = 0; k < world->shapeHigh; ++k) {

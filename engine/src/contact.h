@@ -178,6 +178,8 @@ typedef struct fcContactSet {
     int* sortLast;            // (2 sortKeyCapacity) the last sort's touching list in slot order, and its order by height
                               // (ranks in that list): the next sort starts from it when the pairs are the same
     int sortLastCount;        // -1: none
+    fcReal* shapeSpinReach;   // (shapeHigh) per shape, this step: |w| of its body times half its box's diagonal
+    int shapeSpinReachCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int substep;              // the substep being solved (fcContacts_Finish counts them)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
