@@ -160,22 +160,16 @@ typedef struct fcSide4 {
     fcV4 position[3], orientation[4], invInertia[9];
 } fcSide4;
 
-// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcVec3x4* d, const fcBody4* a, const fcBody4* b)
-{
-    fcV4 dv = fcVec3x4_Dot(*d, fcVec3x4_Sub(b->v, a->v));
-    return fcV4_Sub(fcV4_Add(dv, fcVec3x4_Dot(fcVec3x4_Load(row->angB[0]), b->w)), fcVec3x4_Dot(fcVec3x4_Load(row->angA[0]), a->w));
-}
-
-// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
-FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcVec3x4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
-{
-    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
-    a->v = fcVec3x4_Add(a->v, fcVec3x4_Scale(la, *d));
-    b->v = fcVec3x4_Add(b->v, fcVec3x4_Scale(lb, *d));
-    a->w = fcVec3x4_Sub(a->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangA[0])));
-    b->w = fcVec3x4_Add(b->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangB[0])));
-}
+// a row's J v and impulse, and the sweep's pass over a block's rows, four lanes at a time, and where simd.h has
+// fcV8, eight: two blocks of one colour side by side (contact_sweep.h)
+#define FC_SWEEP_BLOCKS 1
+#include "contact_sweep.h"
+#undef FC_SWEEP_BLOCKS
+#ifdef FC_HAVE_V8
+#define FC_SWEEP_BLOCKS 2
+#include "contact_sweep.h"
+#undef FC_SWEEP_BLOCKS
+#endif
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Threads (tasks.h): a loop over blocks in chunks of a fixed number of blocks, so that any number of workers gives
@@ -300,6 +294,7 @@ static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
     }
     fcContactBlock* blk = set->blocks + set->blockCount++;
     blk->points = 0;
+    blk->withNext = false;
     blk->spin = -1;
     blk->curve = -1;
     for (int l = 0; l < FC_LANES; ++l) {
@@ -740,6 +735,9 @@ static void fcContacts_Structure(fcWorld* world)
         first += counts[color];
     }
     set->colorBlocks[set->colorCount] = set->colorBlocks[FC_COLORS];  // the colours above colorCount are empty
+    // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
+    for (int c = 0; c < set->colorCount; ++c)
+        for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
     int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
     if (set->chunkSlotCapacity < slots) {
         set->chunkSlotCapacity = slots;
@@ -1083,86 +1081,6 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     fcBody4_Scatter(&b, bodies, blk->b);
 }
 
-// One block's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
-// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps). Returns the
-// largest impulse change per lane. An empty lane or point has zero rows and changes nothing.
-FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse,
-                                        fcV4 settled, fcV4* unsettled)
-{
-    fcBody4 a, b;
-    fcBody4_Gather(&a, bodies, blk->a);
-    fcBody4_Gather(&b, bodies, blk->b);
-    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
-    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
-    fcV4 zero = fcV4_Splat(0), largest = zero, totalNormal = zero;
-    int count = blk->points;
-    for (int k = 0; k < count; ++k) {
-        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
-        fcV4 vn = fcRow4_Velocity(&sp->n, &n, &a, &b);
-        fcV4 old = fcV4_Load(sp->normalImpulse);
-        fcV4 trial = fcV4_Sub(old, fcV4_Mul(fcV4_Load(sp->n.mass), fcV4_Sub(vn, fcV4_Load(sp->bias))));
-        fcV4 next = fcV4_Greater(trial, zero, trial, zero);
-        fcV4 delta = fcV4_Sub(next, old);
-        fcV4_Store(sp->trialImpulse, trial);
-        fcV4_Store(sp->normalImpulse, next);
-        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, delta);
-        largest = fcV4_Max(largest, fcV4_Abs(delta));
-        totalNormal = fcV4_Add(totalNormal, next);
-    }
-    // settled: no normal impulse of the manifold moved by more than FC_CONTACT_SETTLED of its load
-    *unsettled = fcV4_Max(*unsettled, fcV4_Sub(largest, fcV4_Mul(settled, totalNormal)));
-    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
-    // before friction, so that the sweep ends with the contact points' sliding settled
-    if (spin) {
-        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
-        for (int d = 0; d < 3; ++d) {
-            fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
-            fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
-            fcV4 old = fcV4_Load(spin->impulse[d]);
-            fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
-            next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
-            fcV4 delta = fcV4_Sub(next, old);
-            fcV4_Store(spin->impulse[d], next);
-            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinA[d][0])));
-            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinB[d][0])));
-        }
-    }
-    fcVec3x4 t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
-    fcV4 friction = fcV4_Load(blk->friction);
-    for (int k = 0; k < count; ++k) {
-        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
-        fcV4 bound = fcV4_Mul(friction, fcV4_Load(sp->normalImpulse));
-        fcV4 old[2], next[2];
-        for (int i = 0; i < 2; ++i) {
-            fcV4 vt = fcRow4_Velocity(&sp->t[i], &t[i], &a, &b);
-            old[i] = fcV4_Load(sp->tangentImpulse[i]);
-            next[i] = fcV4_Sub(old[i], fcV4_Mul(fcV4_Load(sp->t[i].mass), vt));
-            if (!cone) next[i] = fcV4_Min(fcV4_Max(next[i], fcV4_Neg(bound)), bound);
-        }
-        if (cone) {
-            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
-            for (int l = 0; l < FC_LANES; ++l) {
-                fcReal x = fcV4_Lane(next[0], l), y = fcV4_Lane(next[1], l), r = fcV4_Lane(bound, l);
-                fcReal len = FC_SQRT(x * x + y * y);
-                fcReal s = len > r && len > 0 ? r / len : 1;
-                sp->tangentImpulse[0][l] = x * s;
-                sp->tangentImpulse[1][l] = y * s;
-            }
-            next[0] = fcV4_Load(sp->tangentImpulse[0]);
-            next[1] = fcV4_Load(sp->tangentImpulse[1]);
-        }
-        for (int i = 0; i < 2; ++i) {
-            fcV4 delta = fcV4_Sub(next[i], old[i]);
-            fcV4_Store(sp->tangentImpulse[i], next[i]);
-            fcRow4_Apply(&sp->t[i], &t[i], massA, massB, &a, &b, delta);
-            largest = fcV4_Max(largest, fcV4_Abs(delta));
-        }
-    }
-    fcBody4_Scatter(&a, bodies, blk->a);
-    fcBody4_Scatter(&b, bodies, blk->b);
-    return largest;
-}
-
 FC_SIMD_CLONES static void fcContacts_WarmStartChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
@@ -1179,28 +1097,61 @@ void fcContacts_WarmStart(fcWorld* world)
     fcContacts_ForColors(world, fcContacts_WarmStartChunk, &task);
 }
 
-// slot 0: the largest impulse change; slot 1: > 0 when some manifold has not settled
-FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
+// The sweep over a chunk's blocks, in order (backwards on odd sweeps); with pairs, a block and the next one in the
+// sweep's order go side by side in eight lanes when they have the same colour, as many points and neither resists
+// rolling (the same bits as one after the other). Slot 0: the largest impulse change; slot 1: > 0 when some
+// manifold has not settled.
+FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs)
 {
     const fcContactTask* task = context;
     fcContactSet* set = &task->world->contacts;
     fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
     int first = task->first + begin, n = end - begin;
+#ifdef FC_HAVE_V8
+    fcV8 largest8 = fcV8_Splat(0), unsettled8 = fcV8_Splat(-1), settled8 = fcV8_Splat(FC_CONTACT_SETTLED);
+#endif
     for (int k = 0; k < n; ++k) {
-        fcContactBlock* blk = set->blocks + first + (task->reverse ? n - 1 - k : k);
-        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
+        int bi = first + (task->reverse ? n - 1 - k : k);
+        fcContactBlock* blks[2] = {set->blocks + bi, NULL};
+#ifdef FC_HAVE_V8
+        int bj = task->reverse ? bi - 1 : bi + 1;
+        if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
+            blks[0]->spin < 0 && set->blocks[bj].spin < 0) {
+            blks[1] = set->blocks + bj;
+            largest8 = fcV8_Max(largest8, fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, task->cone, task->reverse, settled8, &unsettled8));
+            ++k;
+            continue;
+        }
+#else
+        (void)pairs;
+#endif
+        fcContactSpin4* spin = blks[0]->spin >= 0 ? set->spins + blks[0]->spin : NULL;
+        largest = fcV4_Max(largest, fcContacts_SolveBlocks4(blks, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
     }
+#ifdef FC_HAVE_V8
+    largest = fcV4_Max(largest, fcV4_Max(fcV8_Low(largest8), fcV8_High(largest8)));
+    unsettled = fcV4_Max(unsettled, fcV4_Max(fcV8_Low(unsettled8), fcV8_High(unsettled8)));
+#endif
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(largest);
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
+
+FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, false); }
+
+#ifdef FC_HAVE_V8
+FC_SIMD_AVX512 static void fcContacts_SweepChunk8(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, true); }
+#endif
 
 // One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
 // so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 {
     fcContactTask task = {.cone = world->def.frictionCone, .reverse = (sweep & 1) != 0};
-    fcContacts_ForColors(world, fcContacts_SweepChunk, &task);
+    fcTaskFcn* chunk = fcContacts_SweepChunk;
+#ifdef FC_HAVE_V8
+    if (__builtin_cpu_supports("x86-64-v4")) chunk = fcContacts_SweepChunk8;  // eight lanes: AVX-512 only
+#endif
+    fcContacts_ForColors(world, chunk, &task);
     *settled = !(task.max[1] > 0);
     return task.max[0] > 0 ? task.max[0] : 0;
 }
