@@ -17,6 +17,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->solverBodyIndex);
     fcFree(set->solverInvMass);
     fcFree(set->solverInvInertia);
+    fcFree(set->solverInertiaKept);
     fcFree(set->solverBodyOf);
     fcFree(set->blocks);
     fcFree(set->positions);
@@ -26,8 +27,10 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorScratch);
     fcFree(set->colorUsed);
     fcFree(set->sortKeys);
+    fcFree(set->sortLast);
+    fcFree(set->shapeSpinReach);
     fcFree(set->colorOrder);
-    fcFree(set->colorOrderContact);
+    fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
     memset(set, 0, sizeof *set);
 }
@@ -183,15 +186,13 @@ void fcContacts_RemoveShape(fcWorld* world, int index)
 
 // the speculative distance of a pair: the world's margin, and as far as the bodies can close in one step, so
 // that a fast body meets a thin wall before it has passed it
+// (the turning part of each side, |w| times half its box's diagonal, is the shape's, fcContacts_SpinReach)
 static fcReal fcContacts_Margin(const fcWorld* world, const fcContact* c)
 {
     const fcBody* ba = world->bodies + c->bodyA;
     const fcBody* bb = world->bodies + c->bodyB;
-    fcAabb boxA = world->shapes[c->shapeA].aabb, boxB = world->shapes[c->shapeB].aabb;
-    fcReal ra = ba->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxA.hi, boxA.lo);
-    fcReal rb = bb->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(boxB.hi, boxB.lo);
-    fcReal speed = fcVec3_Length(fcVec3_Sub(bb->linearVelocity, ba->linearVelocity)) + fcVec3_Length(ba->angularVelocity) * ra +
-                   fcVec3_Length(bb->angularVelocity) * rb;
+    const fcReal* spin = world->contacts.shapeSpinReach;
+    fcReal speed = fcVec3_Length(fcVec3_Sub(bb->linearVelocity, ba->linearVelocity)) + spin[c->shapeA] + spin[c->shapeB];
     fcReal reach = speed * world->def.timestep;
     return world->def.contactMargin > reach ? world->def.contactMargin : reach;
 }
@@ -332,15 +333,25 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         fcShape* s = world->shapes + k;
         if (!s->inUse || s->proxy < 0) continue;
         const fcBody* b = world->bodies + s->body;
-        if (!fcContacts_Moves(b) && !b->moved) continue;
-        s->transform = fcShape_GetTransform(world, s);
-        if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+        if (fcContacts_Moves(b) || b->moved) {
+            s->transform = fcShape_GetTransform(world, s);
+            if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+        }
+        // the speed at which its box's corners can turn toward another shape (a static body's: none), for the
+        // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair
+        fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
+        world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
     }
 }
 
 // then in shape order (the trees' shape depends on it): proxies whose box left their fat box are reinserted
 static void fcContacts_RefreshProxies(fcWorld* world)
 {
+    fcContactSet* set = &world->contacts;
+    if (set->shapeSpinReachCapacity < world->shapeHigh) {
+        set->shapeSpinReachCapacity = world->shapeHigh;
+        set->shapeSpinReach = fcRealloc(set->shapeSpinReach, sizeof(fcReal) * (size_t)world->shapeHigh);
+    }
     fcParallelFor(world->tasks, world->shapeHigh, FC_SHAPE_GRAIN, fcContacts_RefitChunk, world);
     fcReal h = world->def.timestep;
     for (int k = 0; k < world->shapeHigh; ++k) {
@@ -414,6 +425,11 @@ static uint64_t fcContacts_HeightKey(fcReal height)
     return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
+static bool fcContacts_KeyBefore(const fcContactKey* a, const fcContactKey* b)
+{
+    return a->key < b->key || (a->key == b->key && a->rank < b->rank);
+}
+
 static void fcContacts_SortByHeight(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -423,33 +439,67 @@ static void fcContacts_SortByHeight(fcWorld* world)
     if (set->sortKeyCapacity < n) {
         set->sortKeyCapacity = set->touchingCapacity;
         set->sortKeys = fcRealloc(set->sortKeys, 2 * sizeof(fcContactKey) * (size_t)set->sortKeyCapacity);
+        set->sortLast = fcRealloc(set->sortLast, 2 * sizeof(int) * (size_t)set->sortKeyCapacity);
+        set->sortLastCount = -1;
     }
     fcContactKey* keys = set->sortKeys;
     fcContactKey* other = set->sortKeys + set->sortKeyCapacity;
-    int counts[8][256];
-    memset(counts, 0, sizeof counts);
     for (int t = 0; t < n; ++t) {
         const fcContact* c = set->contacts + set->touching[t];
         const fcBody* a = world->bodies + c->bodyA;
         fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
         keys[t].key = fcContacts_HeightKey(-fcVec3_Dot(g, p));
         keys[t].index = set->touching[t];
-        for (int d = 0; d < 8; ++d) counts[d][(keys[t].key >> (8 * d)) & 255] += 1;
+        keys[t].rank = t;
     }
-    for (int d = 0; d < 8; ++d) {
-        int* count = counts[d];
-        if (count[(keys[0].key >> (8 * d)) & 255] == n) continue;  // one byte for all: this pass moves nothing
-        for (int b = 0, sum = 0; b < 256; ++b) {
-            int k = count[b];
-            count[b] = sum;
-            sum += k;
+    // The same pairs as in the last step (a resting scene's): its order, put right by insertion, is the same order
+    // (the pairs' (height, slot) are all different) in about n steps, when few pairs changed places; past 8 n moves,
+    // the radix sort
+    int* lastSlots = set->sortLast;
+    int* lastRanks = set->sortLast + set->sortKeyCapacity;
+    bool sorted = set->sortLastCount == n && memcmp(lastSlots, set->touching, sizeof(int) * (size_t)n) == 0;
+    if (sorted) {
+        for (int k = 0; k < n; ++k) other[k] = keys[lastRanks[k]];
+        long moves = 0, most = 8L * n;
+        for (int k = 1; k < n && moves <= most; ++k) {
+            fcContactKey x = other[k];
+            int j = k;
+            for (; j > 0 && fcContacts_KeyBefore(&x, other + j - 1); --j) other[j] = other[j - 1];
+            other[j] = x;
+            moves += k - j;
         }
-        for (int t = 0; t < n; ++t) other[count[(keys[t].key >> (8 * d)) & 255]++] = keys[t];
-        fcContactKey* swap = keys;
-        keys = other;
-        other = swap;
+        sorted = moves <= most;
+        if (sorted) {
+            fcContactKey* swap = keys;
+            keys = other;
+            other = swap;
+        }
     }
-    for (int t = 0; t < n; ++t) set->touching[t] = keys[t].index;
+    if (!sorted) {
+        int counts[8][256];
+        memset(counts, 0, sizeof counts);
+        for (int t = 0; t < n; ++t)
+            for (int d = 0; d < 8; ++d) counts[d][(keys[t].key >> (8 * d)) & 255] += 1;
+        for (int d = 0; d < 8; ++d) {
+            int* count = counts[d];
+            if (count[(keys[0].key >> (8 * d)) & 255] == n) continue;  // one byte for all: this pass moves nothing
+            for (int b = 0, sum = 0; b < 256; ++b) {
+                int k = count[b];
+                count[b] = sum;
+                sum += k;
+            }
+            for (int t = 0; t < n; ++t) other[count[(keys[t].key >> (8 * d)) & 255]++] = keys[t];
+            fcContactKey* swap = keys;
+            keys = other;
+            other = swap;
+        }
+    }
+    memcpy(lastSlots, set->touching, sizeof(int) * (size_t)n);
+    set->sortLastCount = n;
+    for (int t = 0; t < n; ++t) {
+        set->touching[t] = keys[t].index;
+        lastRanks[t] = keys[t].rank;
+    }
 }
 
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each

@@ -132,6 +132,8 @@ typedef struct fcContactBlock {
     int points;                    // the most points of a lane
     int spin;                      // index into spins, -1: no lane resists rolling or spinning
     int curve;                     // index into curves, -1: no lane's normal follows round surfaces
+    bool withNext;                 // the next block has the same colour (they share no dynamic body)
+    bool rowsPrepared;             // the rows' I^-1 (r x d) and masses are those of this step's r x d
     fcContact* contact[FC_LANES];  // NULL: an empty lane
     fcContactManifold* manifold[FC_LANES];
     fcReal normal[3][FC_LANES], tangent[2][3][FC_LANES];
@@ -142,9 +144,25 @@ typedef struct fcContactBlock {
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 
+// what a manifold's place in the blocks depends on (contact_solve.c, fcContacts_LayoutKeys)
+enum {
+    fc_layoutBelowA = 1, fc_layoutBelowB = 2,  // the contact is below the body's centre: the body rests on it
+    fc_layoutTypeA = 2, fc_layoutTypeB = 4,    // shifts of the bodies' fcBodyType (2 bits each)
+    fc_layoutCurve = 6,                        // shift of the fcContactCurve4 kind (2 bits)
+    fc_layoutSpin = 256                        // rolling or spinning resistance
+};
+
+typedef struct fcContactLayoutKey {
+    const struct fcContact* contact;
+    const fcContactManifold* manifold;
+    int bodyA, bodyB;
+    unsigned flags;
+} fcContactLayoutKey;
+
 typedef struct fcContactKey {
     uint64_t key;  // the height's bits, ordered as the heights (contact.c)
-    int index;
+    int index;     // the pair's slot
+    int rank;      // its place in the touching list in slot order (ties go by it)
 } fcContactKey;
 
 typedef struct fcContactSet {
@@ -158,6 +176,11 @@ typedef struct fcContactSet {
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
                               // radix sort's second buffer
     int sortKeyCapacity;
+    int* sortLast;            // (2 sortKeyCapacity) the last sort's touching list in slot order, and its order by height
+                              // (ranks in that list): the next sort starts from it when the pairs are the same
+    int sortLastCount;        // -1: none
+    fcReal* shapeSpinReach;   // (shapeHigh) per shape, this step: |w| of its body times half its box's diagonal
+    int shapeSpinReachCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int substep;              // the substep being solved (fcContacts_Finish counts them)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
@@ -169,6 +192,8 @@ typedef struct fcContactSet {
     int* solverBodyIndex;         // the fcBody of each solver body (-1 for 0)
     fcReal* solverInvMass;
     fcMat33* solverInvInertia;
+    uint8_t* solverInertiaKept;   // 1: the same world inverse inertia as in the last prepare (fcContacts_Prepare)
+    bool inertiaLoaded;           // the position pass loaded the bodies' inverse inertias since the last prepare
     int solverBodyCount, solverBodyCapacity;
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;
@@ -187,9 +212,13 @@ typedef struct fcContactSet {
     int colorScratchCapacity;
     uint64_t* colorUsed;          // per fcBody, the colours of its manifolds
     int colorUsedCapacity;
-    fcContactManifold** colorOrder;  // the manifolds by colour, and their contacts
-    fcContact** colorOrderContact;
+    const fcContactLayoutKey** colorOrder;  // the manifolds by colour
     int colorOrderCapacity;
+    // the last layout's keys, in the solver's order: a step whose keys are the same keeps its layout
+    fcContactLayoutKey* layoutKeys;
+    int layoutKeyCount, layoutKeyCapacity, layoutBodyHigh;
+    int layoutPoints;             // the points of this step's manifolds in the blocks
+    bool layoutValid;
 } fcContactSet;
 
 struct fcWorld;

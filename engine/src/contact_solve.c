@@ -155,22 +155,21 @@ FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const
     }
 }
 
-// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-FC_V4_INLINE fcV4 fcRow4_Velocity(const fcContactRow4* row, const fcVec3x4* d, const fcBody4* a, const fcBody4* b)
-{
-    fcV4 dv = fcVec3x4_Dot(*d, fcVec3x4_Sub(b->v, a->v));
-    return fcV4_Sub(fcV4_Add(dv, fcVec3x4_Dot(fcVec3x4_Load(row->angB[0]), b->w)), fcVec3x4_Dot(fcVec3x4_Load(row->angA[0]), a->w));
-}
+// a block's per-lane values of a side: pose and world inverse inertia
+typedef struct fcSide4 {
+    fcV4 position[3], orientation[4], invInertia[9];
+} fcSide4;
 
-// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
-FC_V4_INLINE void fcRow4_Apply(const fcContactRow4* row, const fcVec3x4* d, fcV4 massA, fcV4 massB, fcBody4* a, fcBody4* b, fcV4 impulse)
-{
-    fcV4 la = fcV4_Mul(fcV4_Neg(impulse), massA), lb = fcV4_Mul(impulse, massB);
-    a->v = fcVec3x4_Add(a->v, fcVec3x4_Scale(la, *d));
-    b->v = fcVec3x4_Add(b->v, fcVec3x4_Scale(lb, *d));
-    a->w = fcVec3x4_Sub(a->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangA[0])));
-    b->w = fcVec3x4_Add(b->w, fcVec3x4_Scale(impulse, fcVec3x4_Load(row->iangB[0])));
-}
+// a row's J v and impulse, and the sweep's pass over a block's rows, four lanes at a time, and where simd.h has
+// fcV8, eight: two blocks of one colour side by side (contact_sweep.h)
+#define FC_SWEEP_BLOCKS 1
+#include "contact_sweep.h"
+#undef FC_SWEEP_BLOCKS
+#ifdef FC_HAVE_V8
+#define FC_SWEEP_BLOCKS 2
+#include "contact_sweep.h"
+#undef FC_SWEEP_BLOCKS
+#endif
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Threads (tasks.h): a loop over blocks in chunks of a fixed number of blocks, so that any number of workers gives
@@ -279,6 +278,7 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
         set->solverBodyIndex = fcRealloc(set->solverBodyIndex, sizeof(int) * n);
         set->solverInvMass = fcRealloc(set->solverInvMass, sizeof(fcReal) * n);
         set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * n);
+        set->solverInertiaKept = fcRealloc(set->solverInertiaKept, n);
     }
     set->solverBodyIndex[set->solverBodyCount] = body;
     set->solverBodyOf[body] = set->solverBodyCount;
@@ -294,6 +294,7 @@ static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
     }
     fcContactBlock* blk = set->blocks + set->blockCount++;
     blk->points = 0;
+    blk->withNext = false;
     blk->spin = -1;
     blk->curve = -1;
     for (int l = 0; l < FC_LANES; ++l) {
@@ -353,6 +354,8 @@ static int fcContacts_CurveKind(const fcWorld* world, const fcContact* c, const 
     return roundA ? fc_curveFaceB : fc_curveFaceA;
 }
 
+static int fcContacts_KeyCurve(const fcContactLayoutKey* key) { return (int)(key->flags >> fc_layoutCurve & 3); }
+
 // a round shape's core in its body's frame: a sphere's centre, a capsule's segment
 static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends, fcReal* radius)
 {
@@ -371,33 +374,35 @@ static fcVec3 fcContacts_ClosestOnSegment(fcVec3 p0, fcVec3 p1, fcVec3 q)
     return fcVec3_MulAdd(p0, t < 0 ? 0 : t > 1 ? 1 : t, d);
 }
 
-// the closest points of segments (p0, p1) and (q0, q1) (Ericson, Real-Time Collision Detection 5.1.9)
-static void fcContacts_ClosestSegments(fcVec3 p0, fcVec3 p1, fcVec3 q0, fcVec3 q1, fcVec3* cp, fcVec3* cq)
+FC_V4_INLINE fcV4 fcV4_Clamp01(fcV4 s)
 {
-    fcVec3 d1 = fcVec3_Sub(p1, p0), d2 = fcVec3_Sub(q1, q0), r = fcVec3_Sub(p0, q0);
-    fcReal a = fcVec3_Dot(d1, d1), e = fcVec3_Dot(d2, d2), f = fcVec3_Dot(d2, r);
-    fcReal s = 0, t = 0;
-    if (a <= 0 && e <= 0) {
-        // two points
-    } else if (a <= 0) {
-        t = f / e;
-    } else {
-        fcReal c = fcVec3_Dot(d1, r);
-        if (e <= 0) {
-            s = -c / a;
-        } else {
-            fcReal b = fcVec3_Dot(d1, d2), denom = a * e - b * b;
-            s = denom > 0 ? (b * f - c * e) / denom : 0;  // parallel: any s, take p0's end
-            s = s < 0 ? 0 : s > 1 ? 1 : s;
-            t = (b * s + f) / e;
-            if (t < 0) t = 0, s = -c / a;
-            else if (t > 1) t = 1, s = (b - c) / a;
-        }
-        s = s < 0 ? 0 : s > 1 ? 1 : s;
-    }
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    *cp = fcVec3_MulAdd(p0, s, d1);
-    *cq = fcVec3_MulAdd(q0, t, d2);
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    return fcV4_Greater(zero, s, zero, fcV4_Greater(s, one, one, s));
+}
+
+// The closest points of segments (p0, p1) and (q0, q1) (Ericson, Real-Time Collision Detection 5.1.9), four lanes
+// at a time: every case is computed in every lane and each lane keeps its own case's values (the same operations
+// as the branches of a lane by itself; a case's division by a zero it does not take is thrown away)
+FC_V4_INLINE void fcContacts_ClosestSegments(fcVec3x4 p0, fcVec3x4 p1, fcVec3x4 q0, fcVec3x4 q1, fcVec3x4* cp, fcVec3x4* cq)
+{
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcVec3x4 d1 = fcVec3x4_Sub(p1, p0), d2 = fcVec3x4_Sub(q1, q0), r = fcVec3x4_Sub(p0, q0);
+    fcV4 a = fcVec3x4_Dot(d1, d1), e = fcVec3x4_Dot(d2, d2), f = fcVec3x4_Dot(d2, r);
+    fcV4 c = fcVec3x4_Dot(d1, r), b = fcVec3x4_Dot(d1, d2), denom = fcV4_Sub(fcV4_Mul(a, e), fcV4_Mul(b, b));
+    fcV4 sLow = fcV4_Div(fcV4_Neg(c), a), sHigh = fcV4_Div(fcV4_Sub(b, c), a);
+    // both segments: s from the lines' closest points (parallel: p0's end), t from s, then s again from a clamped t
+    fcV4 s = fcV4_Clamp01(fcV4_Greater(denom, zero, fcV4_Div(fcV4_Sub(fcV4_Mul(b, f), fcV4_Mul(c, e)), denom), zero));
+    fcV4 t = fcV4_Div(fcV4_Add(fcV4_Mul(b, s), f), e);
+    s = fcV4_Greater(zero, t, sLow, fcV4_Greater(t, one, sHigh, s));
+    t = fcV4_Greater(zero, t, zero, fcV4_Greater(t, one, one, t));
+    // q a point (e = 0): s = -c / a, t = 0
+    s = fcV4_Clamp01(fcV4_Greater(e, zero, s, sLow));
+    t = fcV4_Greater(e, zero, t, zero);
+    // p a point (a = 0): s = 0, t = f / e (both points: 0, 0)
+    s = fcV4_Greater(a, zero, s, zero);
+    t = fcV4_Clamp01(fcV4_Greater(a, zero, t, fcV4_Greater(e, zero, fcV4_Div(f, e), zero)));
+    *cp = fcVec3x4_Add(p0, fcVec3x4_Scale(s, d1));
+    *cq = fcVec3x4_Add(q0, fcVec3x4_Scale(t, d2));
 }
 
 // a body's pose (-1: the world frame)
@@ -464,131 +469,113 @@ typedef struct fcCurveNow {
     fcReal on[FC_LANES];  // 1: the lane is curved
 } fcCurveNow;
 
-// a curved block's lanes at the bodies' current poses: their normals and tangents into the block, and per point
-// the separations and lever arms (the other lanes keep theirs: on = 0)
-static void fcContacts_Curve(const fcWorld* world, fcContactBlock* blk, const fcContactCurve4* cv, fcCurveNow* now)
+// four lanes' vectors
+FC_V4_INLINE fcVec3x4 fcVec3x4_FromLanes(const fcVec3* v0, const fcVec3* v1, const fcVec3* v2, const fcVec3* v3)
 {
+    fcVec3x4 r = {fcV4_Set(v0->x, v1->x, v2->x, v3->x), fcV4_Set(v0->y, v1->y, v2->y, v3->y), fcV4_Set(v0->z, v1->z, v2->z, v3->z)};
+    return r;
+}
+
+// per lane: mask ? a : b (mask 1 or 0)
+FC_V4_INLINE fcVec3x4 fcVec3x4_Select(fcV4 mask, fcVec3x4 a, fcVec3x4 b)
+{
+    fcV4 zero = fcV4_Splat(0);
+    fcVec3x4 r = {fcV4_Greater(mask, zero, a.x, b.x), fcV4_Greater(mask, zero, a.y, b.y), fcV4_Greater(mask, zero, a.z, b.z)};
+    return r;
+}
+
+// A curved block's lanes at the bodies' current poses (a, b: the lanes' poses), four lanes at a time: their
+// normals and tangents into the block, and per point the separations and lever arms (the other lanes keep theirs:
+// on = 0). Each lane computes what it would alone (its kind's case selected, the rest thrown away).
+FC_V4_INLINE void fcContacts_Curve(fcContactBlock* blk, const fcContactCurve4* cv, const fcSide4* a, const fcSide4* b, fcCurveNow* now)
+{
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), tiny = fcV4_Splat(1e-9);
+    fcReal on[FC_LANES], cores[FC_LANES], faceA[FC_LANES], single[FC_LANES], count[FC_LANES];
     for (int l = 0; l < FC_LANES; ++l) {
-        now->on[l] = 0;
         int kind = cv->kind[l];
-        if (kind == fc_curveNone) continue;
-        now->on[l] = 1;
-        fcVec3 xa, xb;
-        fcQuat qa, qb;
-        fcContacts_Pose(world, blk->bodyA[l], &xa, &qa);
-        fcContacts_Pose(world, blk->bodyB[l], &xb, &qb);
-        int count = blk->manifold[l]->pointCount;
-        fcVec3 n = fcContacts_GetVec3(blk->normal[0], l), pa = fcV3(0, 0, 0), pb = pa;
-        if (kind == fc_curveCores) {
-            fcVec3 a0 = fcVec3_Add(xa, fcQuat_Rotate(qa, cv->coreA[l][0])), a1 = fcVec3_Add(xa, fcQuat_Rotate(qa, cv->coreA[l][1]));
-            fcVec3 b0 = fcVec3_Add(xb, fcQuat_Rotate(qb, cv->coreB[l][0])), b1 = fcVec3_Add(xb, fcQuat_Rotate(qb, cv->coreB[l][1]));
-            fcContacts_ClosestSegments(a0, a1, b0, b1, &pa, &pb);
-            fcVec3 d = fcVec3_Sub(pb, pa);
-            fcReal len = fcVec3_Length(d);
-            if (len > 1e-9) n = fcVec3_Scale(1 / len, d);  // cores that meet: keep the last normal
-        } else {
-            n = kind == fc_curveFaceA ? fcQuat_Rotate(qa, cv->faceNormal[l]) : fcQuat_Rotate(qb, cv->faceNormal[l]);
-        }
-        // the tangents follow: the last first tangent without its part along n
-        fcVec3 t0 = fcContacts_GetVec3(blk->tangent[0][0], l);
-        t0 = fcVec3_MulAdd(t0, -fcVec3_Dot(t0, n), n);
-        fcReal tl = fcVec3_Length(t0);
-        t0 = tl > 1e-9 ? fcVec3_Scale(1 / tl, t0) : fcVec3_Perpendicular(n);
-        fcContacts_PutVec3(blk->normal[0], l, n);
-        fcContacts_PutVec3(blk->tangent[0][0], l, t0);
-        fcContacts_PutVec3(blk->tangent[1][0], l, fcVec3_Cross(n, t0));
-        for (int i = 0; i < count; ++i) {
-            // one point between cores: the cores' closest points; else the points fixed in the bodies
-            bool closest = kind == fc_curveCores && count == 1;
-            fcVec3 ca = closest ? pa : fcVec3_Add(xa, fcQuat_Rotate(qa, cv->pointA[i][l]));
-            fcVec3 cb = closest ? pb : fcVec3_Add(xb, fcQuat_Rotate(qb, cv->pointB[i][l]));
-            fcReal s = fcVec3_Dot(n, fcVec3_Sub(cb, ca)) - cv->offset[i][l];
-            fcReal reach = cv->reach[i][l] + 0.5 * (s - cv->separation[i][l]);
-            fcVec3 p = kind == fc_curveFaceA ? fcVec3_MulAdd(cb, -reach, n) : fcVec3_MulAdd(ca, reach, n);
-            now->separation[i][l] = s;
-            fcContacts_PutVec3(now->rA[i][0], l, fcVec3_Sub(p, xa));
-            fcContacts_PutVec3(now->rB[i][0], l, fcVec3_Sub(p, xb));
-        }
-        for (int i = count; i < blk->points; ++i) {
-            now->separation[i][l] = 0;
-            fcContacts_PutVec3(now->rA[i][0], l, fcV3(0, 0, 0));
-            fcContacts_PutVec3(now->rB[i][0], l, fcV3(0, 0, 0));
-        }
+        int points = kind != fc_curveNone ? blk->manifold[l]->pointCount : 0;
+        on[l] = kind != fc_curveNone;
+        cores[l] = kind == fc_curveCores;
+        faceA[l] = kind == fc_curveFaceA;
+        single[l] = kind == fc_curveCores && points == 1;  // one point between cores: the cores' closest points
+        count[l] = points;
+        now->on[l] = on[l];
+    }
+    fcV4 isOn = fcV4_Load(on), isCores = fcV4_Load(cores), isFaceA = fcV4_Load(faceA), isSingle = fcV4_Load(single);
+    fcVec3x4 xa = {a->position[0], a->position[1], a->position[2]}, xb = {b->position[0], b->position[1], b->position[2]};
+    // cores: n along their closest points (cores that meet: keep the last normal)
+    fcVec3x4 a0 = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->coreA[0][0], &cv->coreA[1][0], &cv->coreA[2][0], &cv->coreA[3][0])));
+    fcVec3x4 a1 = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->coreA[0][1], &cv->coreA[1][1], &cv->coreA[2][1], &cv->coreA[3][1])));
+    fcVec3x4 b0 = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->coreB[0][0], &cv->coreB[1][0], &cv->coreB[2][0], &cv->coreB[3][0])));
+    fcVec3x4 b1 = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->coreB[0][1], &cv->coreB[1][1], &cv->coreB[2][1], &cv->coreB[3][1])));
+    fcVec3x4 pa, pb;
+    fcContacts_ClosestSegments(a0, a1, b0, b1, &pa, &pb);
+    fcVec3x4 d = fcVec3x4_Sub(pb, pa);
+    fcV4 len = fcV4_Sqrt(fcVec3x4_Dot(d, d));
+    fcVec3x4 last = fcVec3x4_Load(blk->normal[0]);
+    fcVec3x4 n = fcVec3x4_Select(fcV4_Greater(len, tiny, one, zero), fcVec3x4_Scale(fcV4_Div(one, len), d), last);
+    // faces: n turns with the face's body
+    fcV4 qf[4];
+    for (int k = 0; k < 4; ++k) qf[k] = fcV4_Greater(isFaceA, zero, a->orientation[k], b->orientation[k]);
+    fcVec3x4 face = fcVec3x4_Rotate(qf, fcVec3x4_FromLanes(cv->faceNormal + 0, cv->faceNormal + 1, cv->faceNormal + 2, cv->faceNormal + 3));
+    n = fcVec3x4_Select(isCores, n, fcVec3x4_Select(isOn, face, last));
+    // the tangents follow: the last first tangent without its part along n
+    fcVec3x4 t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4 t0n = fcVec3x4_Add(t0, fcVec3x4_Scale(fcV4_Neg(fcVec3x4_Dot(t0, n)), n));
+    fcV4 tl = fcV4_Sqrt(fcVec3x4_Dot(t0n, t0n));
+    t0n = fcVec3x4_Scale(fcV4_Div(one, tl), t0n);
+    fcReal tlLanes[FC_LANES];
+    fcV4_Store(tlLanes, tl);
+    fcVec3x4_Store(blk->normal[0], n);
+    fcVec3x4_Store(blk->tangent[0][0], fcVec3x4_Select(isOn, t0n, t0));
+    for (int l = 0; l < FC_LANES; ++l)
+        if (on[l] != 0 && !(tlLanes[l] > 1e-9)) fcContacts_PutVec3(blk->tangent[0][0], l, fcVec3_Perpendicular(fcContacts_GetVec3(blk->normal[0], l)));
+    t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4_Store(blk->tangent[1][0], fcVec3x4_Select(isOn, fcVec3x4_Cross(n, t0), fcVec3x4_Load(blk->tangent[1][0])));
+    fcV4 lanePoints = fcV4_Load(count);
+    for (int i = 0; i < blk->points; ++i) {
+        // the points fixed in the bodies, or the cores' closest points
+        fcVec3x4 ca = fcVec3x4_Add(xa, fcVec3x4_Rotate(a->orientation, fcVec3x4_FromLanes(&cv->pointA[i][0], &cv->pointA[i][1], &cv->pointA[i][2], &cv->pointA[i][3])));
+        fcVec3x4 cb = fcVec3x4_Add(xb, fcVec3x4_Rotate(b->orientation, fcVec3x4_FromLanes(&cv->pointB[i][0], &cv->pointB[i][1], &cv->pointB[i][2], &cv->pointB[i][3])));
+        ca = fcVec3x4_Select(isSingle, pa, ca);
+        cb = fcVec3x4_Select(isSingle, pb, cb);
+        fcV4 s = fcV4_Sub(fcVec3x4_Dot(n, fcVec3x4_Sub(cb, ca)), fcV4_Load(cv->offset[i]));
+        fcV4 reach = fcV4_Add(fcV4_Load(cv->reach[i]), fcV4_Mul(fcV4_Splat(0.5), fcV4_Sub(s, fcV4_Load(cv->separation[i]))));
+        fcVec3x4 p = fcVec3x4_Select(isFaceA, fcVec3x4_Add(cb, fcVec3x4_Scale(fcV4_Neg(reach), n)), fcVec3x4_Add(ca, fcVec3x4_Scale(reach, n)));
+        // past a lane's points: zero
+        fcV4 valid = fcV4_Greater(lanePoints, fcV4_Splat((fcReal)i), one, zero);
+        fcVec3x4 none = {zero, zero, zero};
+        fcV4_Store(now->separation[i], fcV4_Greater(valid, zero, s, zero));
+        fcVec3x4_Store(now->rA[i][0], fcVec3x4_Select(valid, fcVec3x4_Sub(p, xa), none));
+        fcVec3x4_Store(now->rB[i][0], fcVec3x4_Select(valid, fcVec3x4_Sub(p, xb), none));
     }
 }
 
-// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its bodies, directions,
-// friction, anchors, the rows' lever-arm parts r x d and the impulses that warm-start it. The collide stage's
-// lever arms are kept through the step: a rolling ball's contact stays at its bottom, not on the material
-// point that was there.
+// put manifold (c, m) in lane `lane` of block blk (NULL: an empty lane, zero rows): its solver bodies and bodies
 static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fcContact* c, fcContactManifold* m, int curve)
 {
     fcContactSet* set = &world->contacts;
     blk->contact[lane] = c;
     blk->manifold[lane] = m;
-    fcVec3 zero = fcV3(0, 0, 0);
-    fcVec3 dirs[3] = {zero, zero, zero};
     if (m) {
         blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
         blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
         blk->bodyA[lane] = c->bodyA;
         blk->bodyB[lane] = c->bodyB;
-        dirs[0] = m->normal, dirs[1] = m->tangent[0], dirs[2] = m->tangent[1];
     }
-    fcContacts_PutVec3(blk->normal[0], lane, dirs[0]);
-    fcContacts_PutVec3(blk->tangent[0][0], lane, dirs[1]);
-    fcContacts_PutVec3(blk->tangent[1][0], lane, dirs[2]);
-    blk->friction[lane] = m ? c->friction : 0;
-    blk->restitution[lane] = m ? c->restitution : 0;
-    int count = m ? m->pointCount : 0;
-    for (int i = 0; i < blk->points; ++i) {
-        fcContactPoint4* sp = blk->point + i;
-        const fcContactPoint* p = i < count ? m->points + i : NULL;
-        fcVec3 rA = p ? p->rA : zero, rB = p ? p->rB : zero;
-        fcContacts_PutVec3(sp->localA[0], lane, p ? p->localA : zero);
-        fcContacts_PutVec3(sp->localB[0], lane, p ? p->localB : zero);
-        sp->separation[lane] = p ? p->separation : 0;
-        fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-        for (int k = 0; k < 3; ++k) {
-            fcContacts_PutVec3(rows[k]->angA[0], lane, fcVec3_Cross(rA, dirs[k]));
-            fcContacts_PutVec3(rows[k]->angB[0], lane, fcVec3_Cross(rB, dirs[k]));
-        }
-        sp->normalImpulse[lane] = p ? p->normalImpulse : 0;
-        sp->tangentImpulse[0][lane] = p ? p->tangentImpulse[0] : 0;
-        sp->tangentImpulse[1][lane] = p ? p->tangentImpulse[1] : 0;
-        sp->trialImpulse[lane] = p ? p->trialImpulse : 0;
-        sp->totalNormalImpulse[lane] = sp->totalTangentImpulse[0][lane] = sp->totalTangentImpulse[1][lane] = 0;
-    }
-    fcContacts_ResetRelease(blk, lane);
-    if (blk->curve >= 0) {
-        fcContactCurve4* cv = set->curves + blk->curve;
-        cv->kind[lane] = m ? curve : fc_curveNone;
-        if (cv->kind[lane] != fc_curveNone) fcContacts_SetCurveLane(world, cv, lane, c, m);
-    }
-    if (blk->spin >= 0) {
-        fcContactSpin4* spin = set->spins + blk->spin;
-        fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
-        fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
-        for (int d = 0; d < 3; ++d) {
-            spin->arm[d][lane] = arms[d] > 0 ? arms[d] : 0;
-            spin->impulse[d][lane] = imps[d];
-        }
-    }
+    if (blk->curve >= 0) set->curves[blk->curve].kind[lane] = m ? curve : fc_curveNone;
 }
 
-// a block of up to four manifolds (NULL: none in that lane)
-static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactManifold** manifolds)
+// a block of up to four manifolds (NULL: none in that lane), with their keys
+static void fcContacts_AddBlock(fcWorld* world, const fcContactLayoutKey** keys)
 {
     fcContactSet* set = &world->contacts;
     fcContactBlock* blk = fcContacts_NewBlock(set);
     bool spin = false, curved = false;
-    int curve[FC_LANES] = {fc_curveNone, fc_curveNone, fc_curveNone, fc_curveNone};
     for (int l = 0; l < FC_LANES; ++l) {
-        if (manifolds[l] == NULL) continue;
-        if (manifolds[l]->pointCount > blk->points) blk->points = manifolds[l]->pointCount;
-        spin = spin || contacts[l]->rollingFriction > 0 || contacts[l]->torsionalFriction > 0;
-        curve[l] = fcContacts_CurveKind(world, contacts[l], manifolds[l]);
-        curved = curved || curve[l] != fc_curveNone;
+        if (keys[l] == NULL) continue;
+        spin = spin || (keys[l]->flags & fc_layoutSpin);
+        curved = curved || fcContacts_KeyCurve(keys[l]) != fc_curveNone;
     }
     if (curved) {
         if (set->curveCount == set->curveCapacity) {
@@ -596,6 +583,7 @@ static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactM
             set->curves = fcRealloc(set->curves, sizeof(fcContactCurve4) * (size_t)set->curveCapacity);
         }
         blk->curve = set->curveCount++;
+        memset(set->curves + blk->curve, 0, sizeof(fcContactCurve4));  // the lanes that do not curve compute on zeros
     }
     if (spin) {
         if (set->spinCount == set->spinCapacity) {
@@ -604,7 +592,55 @@ static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactM
         }
         blk->spin = set->spinCount++;
     }
-    for (int l = 0; l < FC_LANES; ++l) fcContacts_SetLane(world, blk, l, contacts[l], manifolds[l], curve[l]);
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcContactLayoutKey* k = keys[l];
+        fcContacts_SetLane(world, blk, l, k ? (fcContact*)k->contact : NULL, k ? (fcContactManifold*)k->manifold : NULL,
+                           k ? fcContacts_KeyCurve(k) : fc_curveNone);
+    }
+}
+
+// The layout's keys of this step, in the solver's order (the touching pairs by height); whether they are the last
+// layout's. A manifold's colour, block and lane follow from its key and those before it, so equal keys give the
+// same layout, which is then kept (a resting scene: its contact graph does not change).
+static bool fcContacts_LayoutKeys(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    int last = set->layoutValid && set->layoutBodyHigh == world->bodyHigh ? set->layoutKeyCount : -1;
+    bool same = last >= 0;
+    int count = 0, points = 0;
+    fcVec3 up = fcVec3_Neg(world->def.gravity);
+    FC_FOR_EACH_MANIFOLD(world, c, m)
+    {
+        if (m->pointCount == 0) continue;
+        if (count == set->layoutKeyCapacity) {
+            set->layoutKeyCapacity = 2 * set->layoutKeyCapacity + 64;
+            set->layoutKeys = fcRealloc(set->layoutKeys, sizeof(fcContactLayoutKey) * (size_t)set->layoutKeyCapacity);
+        }
+        const fcBody* ba = world->bodies + c->bodyA;
+        const fcBody* bb = world->bodies + c->bodyB;
+        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
+        // the contact is below a body's centre: the body rests on it
+        unsigned flags = (height < fcVec3_Dot(up, ba->position) ? fc_layoutBelowA : 0u) | (height < fcVec3_Dot(up, bb->position) ? fc_layoutBelowB : 0u);
+        flags |= (unsigned)ba->type << fc_layoutTypeA | (unsigned)bb->type << fc_layoutTypeB;
+        flags |= (unsigned)fcContacts_CurveKind(world, c, m) << fc_layoutCurve;
+        flags |= c->rollingFriction > 0 || c->torsionalFriction > 0 ? fc_layoutSpin : 0u;
+        fcContactLayoutKey* k = set->layoutKeys + count;
+        if (same && (count >= last || k->contact != c || k->manifold != m || k->bodyA != c->bodyA || k->bodyB != c->bodyB || k->flags != flags))
+            same = false;
+        k->contact = c;
+        k->manifold = m;
+        k->bodyA = c->bodyA;
+        k->bodyB = c->bodyB;
+        k->flags = flags;
+        count += 1;
+        points += m->pointCount;
+    }
+    same = same && count == last;
+    set->layoutKeyCount = count;
+    set->layoutPoints = points;
+    set->layoutBodyHigh = world->bodyHigh;
+    set->layoutValid = true;
+    return same;
 }
 
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
@@ -612,10 +648,9 @@ static void fcContacts_AddBlock(fcWorld* world, fcContact** contacts, fcContactM
 // bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
 // rests on (the load of a stack then reaches the ground within one sweep, as in the sequential order); beside
 // that, the first free colour. Past FC_COLORS colours, manifolds get a block of their own, in order, last.
-static void fcContacts_Layout(fcWorld* world)
+static void fcContacts_Structure(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    set->layoutDirty = false;
     if (set->solverMapCapacity < world->bodyHigh) {
         set->solverMapCapacity = world->bodyHigh;
         set->solverBodyOf = fcRealloc(set->solverBodyOf, sizeof(int) * (size_t)set->solverMapCapacity);
@@ -629,6 +664,7 @@ static void fcContacts_Layout(fcWorld* world)
         set->solverBodyIndex = fcAlloc(sizeof(int) * n);
         set->solverInvMass = fcAlloc(sizeof(fcReal) * n);
         set->solverInvInertia = fcAlloc(sizeof(fcMat33) * n);
+        set->solverInertiaKept = fcAlloc(n);
     }
     set->solverBodyIndex[0] = -1;
     set->solverBodyCount = 1;
@@ -636,8 +672,8 @@ static void fcContacts_Layout(fcWorld* world)
     set->spinCount = 0;
     set->curveCount = 0;
 
-    int manifolds = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m) manifolds += m->pointCount > 0;
+    int manifolds = set->layoutKeyCount;
+    const fcContactLayoutKey* keys = set->layoutKeys;
     // scratch: per manifold its colour; per fcBody the colours it is in and the first colour above its supports
     if (set->colorScratchCapacity < manifolds + world->bodyHigh) {
         set->colorScratchCapacity = manifolds + world->bodyHigh;
@@ -652,30 +688,25 @@ static void fcContacts_Layout(fcWorld* world)
     uint64_t* used = set->colorUsed;
     memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
     memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
-    fcVec3 up = fcVec3_Neg(world->def.gravity);
-    int index = 0, counts[FC_COLORS + 1] = {0};
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        if (m->pointCount == 0) continue;
-        int bodies[2] = {c->bodyA, c->bodyB};
-        const fcBody* ba = world->bodies + c->bodyA;
-        fcReal height = fcVec3_Dot(up, fcVec3_Add(ba->position, m->points[0].rA));
-        bool below[2];  // the contact is below the body's centre: the body rests on it
+    int counts[FC_COLORS + 1] = {0};
+    for (int index = 0; index < manifolds; ++index) {
+        const fcContactLayoutKey* key = keys + index;
+        int bodies[2] = {key->bodyA, key->bodyB};
+        bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
+        bool dynamic[2] = {(key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody};
         int color = 0;
         uint64_t taken = 0;
         for (int s = 0; s < 2; ++s) {
-            const fcBody* b = world->bodies + bodies[s];
-            below[s] = height < fcVec3_Dot(up, b->position);
-            if (b->type != fc_dynamicBody) continue;
+            if (!dynamic[s]) continue;
             taken |= used[bodies[s]];
             if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
         }
         while (color < FC_COLORS && (taken >> color & 1)) ++color;
-        colorOf[index++] = color;
+        colorOf[index] = color;
         counts[color] += 1;
         if (color == FC_COLORS) continue;
         for (int s = 0; s < 2; ++s) {
-            if (world->bodies[bodies[s]].type != fc_dynamicBody) continue;
+            if (!dynamic[s]) continue;
             int k = bodies[s];
             used[k] |= (uint64_t)1 << color;
             if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
@@ -684,20 +715,12 @@ static void fcContacts_Layout(fcWorld* world)
     // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
     if (set->colorOrderCapacity < manifolds) {
         set->colorOrderCapacity = manifolds;
-        set->colorOrder = fcRealloc(set->colorOrder, sizeof(fcContactManifold*) * (size_t)manifolds);
-        set->colorOrderContact = fcRealloc(set->colorOrderContact, sizeof(fcContact*) * (size_t)manifolds);
+        set->colorOrder = fcRealloc(set->colorOrder, sizeof(const fcContactLayoutKey*) * (size_t)manifolds);
     }
     int start[FC_COLORS + 2];
     start[0] = 0;
     for (int color = 0; color <= FC_COLORS; ++color) start[color + 1] = start[color] + counts[color];
-    index = 0;
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        if (m->pointCount == 0) continue;
-        int at = start[colorOf[index++]]++;
-        set->colorOrder[at] = m;
-        set->colorOrderContact[at] = c;
-    }
+    for (int index = 0; index < manifolds; ++index) set->colorOrder[start[colorOf[index]]++] = keys + index;
     int first = 0;
     set->colorCount = 0;
     for (int color = 0; color <= FC_COLORS; ++color) {
@@ -705,17 +728,16 @@ static void fcContacts_Layout(fcWorld* world)
         set->colorBlocks[color] = set->blockCount;
         int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
         for (int k = first; k < first + counts[color]; k += width) {
-            fcContact* contacts[FC_LANES] = {NULL};
-            fcContactManifold* lanes[FC_LANES] = {NULL};
-            for (int l = 0; l < width && k + l < first + counts[color]; ++l) {
-                contacts[l] = set->colorOrderContact[k + l];
-                lanes[l] = set->colorOrder[k + l];
-            }
-            fcContacts_AddBlock(world, contacts, lanes);
+            const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
+            for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = set->colorOrder[k + l];
+            fcContacts_AddBlock(world, lanes);
         }
         first += counts[color];
     }
     set->colorBlocks[set->colorCount] = set->colorBlocks[FC_COLORS];  // the colours above colorCount are empty
+    // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
+    for (int c = 0; c < set->colorCount; ++c)
+        for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
     int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
     if (set->chunkSlotCapacity < slots) {
         set->chunkSlotCapacity = slots;
@@ -723,47 +745,122 @@ static void fcContacts_Layout(fcWorld* world)
     }
 }
 
+// Every step, in chunks of blocks: each lane's numbers from its manifold: directions, friction, anchors, the rows'
+// lever-arm parts r x d (four lanes at a time), the impulses that warm-start it, the totals from zero, the
+// release dating, round surfaces and rolling resistance. The collide stage's lever arms are kept through the step:
+// a rolling ball's contact stays at its bottom, not on the material point that was there.
+FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int end)
+{
+    const fcContactTask* task = context;
+    fcWorld* world = task->world;
+    fcContactSet* set = &world->contacts;
+    const fcVec3 zero = fcV3(0, 0, 0);
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        int points = 0;
+        for (int l = 0; l < FC_LANES; ++l) {
+            const fcContact* c = blk->contact[l];
+            const fcContactManifold* m = blk->manifold[l];
+            fcContacts_PutVec3(blk->normal[0], l, m ? m->normal : zero);
+            fcContacts_PutVec3(blk->tangent[0][0], l, m ? m->tangent[0] : zero);
+            fcContacts_PutVec3(blk->tangent[1][0], l, m ? m->tangent[1] : zero);
+            blk->friction[l] = m ? c->friction : 0;
+            blk->restitution[l] = m ? c->restitution : 0;
+            if (m && m->pointCount > points) points = m->pointCount;
+        }
+        blk->points = points;
+        blk->rowsPrepared = false;
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+        for (int i = 0; i < points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            fcReal rA[3][FC_LANES], rB[3][FC_LANES];
+            for (int l = 0; l < FC_LANES; ++l) {
+                const fcContactManifold* m = blk->manifold[l];
+                const fcContactPoint* p = m && i < m->pointCount ? m->points + i : NULL;
+                fcContacts_PutVec3(rA[0], l, p ? p->rA : zero);
+                fcContacts_PutVec3(rB[0], l, p ? p->rB : zero);
+                fcContacts_PutVec3(sp->localA[0], l, p ? p->localA : zero);
+                fcContacts_PutVec3(sp->localB[0], l, p ? p->localB : zero);
+                sp->separation[l] = p ? p->separation : 0;
+                sp->normalImpulse[l] = p ? p->normalImpulse : 0;
+                sp->tangentImpulse[0][l] = p ? p->tangentImpulse[0] : 0;
+                sp->tangentImpulse[1][l] = p ? p->tangentImpulse[1] : 0;
+                sp->trialImpulse[l] = p ? p->trialImpulse : 0;
+            }
+            memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
+            memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
+            fcVec3x4 ra = fcVec3x4_Load(rA[0]), rb = fcVec3x4_Load(rB[0]);
+            fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+            for (int k = 0; k < 3; ++k) {
+                fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(ra, dirs[k]));
+                fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Cross(rb, dirs[k]));
+            }
+        }
+        fcContactCurve4* cv = blk->curve >= 0 ? set->curves + blk->curve : NULL;
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        for (int l = 0; l < FC_LANES; ++l) {
+            const fcContact* c = blk->contact[l];
+            const fcContactManifold* m = blk->manifold[l];
+            fcContacts_ResetRelease(blk, l);
+            if (cv && cv->kind[l] != fc_curveNone) fcContacts_SetCurveLane(world, cv, l, c, m);
+            if (spin) {
+                fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
+                fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
+                for (int d = 0; d < 3; ++d) {
+                    spin->arm[d][l] = arms[d] > 0 ? arms[d] : 0;
+                    spin->impulse[d][l] = imps[d];
+                }
+            }
+        }
+    }
+}
+
+// Once per step, after the collide stage: the solver bodies, colours and blocks when the manifolds' keys changed,
+// and every lane's numbers
+static void fcContacts_Layout(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    set->layoutDirty = false;
+    if (!fcContacts_LayoutKeys(world)) fcContacts_Structure(world);
+    fcContactTask task;
+    fcContacts_ForBlocks(world, fcContacts_RefreshChunk, &task);
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Prepare, every substep: the rows at the substep's inverse inertias, the bias from the current separation
 // ---------------------------------------------------------------------------------------------------------------------
 
-// one lane's pose (an empty lane: the origin, unrotated)
-static void fcContacts_LanePose(const fcWorld* world, int body, fcReal* position, fcReal* orientation)
+// Each lane's pose, loaded four reals at a time and transposed into the lanes (an empty lane: the origin, unrotated)
+FC_V4_INLINE void fcContacts_GatherPose(const fcWorld* world, const int* bodies, fcSide4* side)
 {
-    static const fcReal origin[7] = {0, 0, 0, 1, 0, 0, 0};
-    const fcReal* p = origin;
-    const fcReal* q = origin + 3;
-    if (body >= 0) {
-        const fcBody* b = world->bodies + body;
-        p = &b->position.x;
-        q = &b->orientation.w;
+    static const fcReal origin[8] = {0, 0, 0, 0, 1, 0, 0, 0};
+    fcV4 pos[4], rot[4];
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcBody* b = bodies[l] >= 0 ? world->bodies + bodies[l] : NULL;
+        pos[l] = b ? fcV4_Set(b->position.x, b->position.y, b->position.z, 0) : fcV4_Load(origin);
+        rot[l] = fcV4_Load(b ? &b->orientation.w : origin + 4);
     }
-    memcpy(position, p, 3 * sizeof(fcReal));
-    memcpy(orientation, q, 4 * sizeof(fcReal));
+    fcV4_Transpose(pos);
+    fcV4_Transpose(rot);
+    for (int k = 0; k < 3; ++k) side->position[k] = pos[k];
+    for (int k = 0; k < 4; ++k) side->orientation[k] = rot[k];
 }
 
-// a block's per-lane values of a side: pose, inverse mass and world inverse inertia
-typedef struct fcSide4 {
-    fcV4 position[3], orientation[4], invInertia[9];
-} fcSide4;
-
-// (with inertia: also the world inverse inertia)
-static void fcContacts_GatherSide(const fcWorld* world, const int* bodies, const int* solver, fcSide4* side, bool inertia)
+// each lane's solver body's world inverse inertia, the same way
+FC_V4_INLINE void fcContacts_GatherInertia(const fcWorld* world, const int* solver, fcSide4* side)
 {
-    const fcContactSet* set = &world->contacts;
-    fcReal pos[3][FC_LANES], rot[4][FC_LANES], ii[9][FC_LANES];
+    fcV4 lo[4], hi[4];
+    fcReal last[FC_LANES];  // the matrices' ninth entries
     for (int l = 0; l < FC_LANES; ++l) {
-        fcReal p[3], q[4];
-        fcContacts_LanePose(world, bodies[l], p, q);
-        for (int k = 0; k < 3; ++k) pos[k][l] = p[k];
-        for (int k = 0; k < 4; ++k) rot[k][l] = q[k];
-        if (!inertia) continue;
-        const fcReal* m = &set->solverInvInertia[solver[l]].cx.x;
-        for (int k = 0; k < 9; ++k) ii[k][l] = m[k];
+        const fcReal* m = &world->contacts.solverInvInertia[solver[l]].cx.x;
+        lo[l] = fcV4_Load(m);
+        hi[l] = fcV4_Load(m + 4);
+        last[l] = m[8];
     }
-    for (int k = 0; k < 3; ++k) side->position[k] = fcV4_Load(pos[k]);
-    for (int k = 0; k < 4; ++k) side->orientation[k] = fcV4_Load(rot[k]);
-    for (int k = 0; inertia && k < 9; ++k) side->invInertia[k] = fcV4_Load(ii[k]);
+    fcV4_Transpose(lo);
+    fcV4_Transpose(hi);
+    for (int k = 0; k < 4; ++k) side->invInertia[k] = lo[k], side->invInertia[4 + k] = hi[k];
+    side->invInertia[8] = fcV4_Load(last);
 }
 
 // 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
@@ -824,9 +921,14 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
     fcV4 threshold = fcV4_Splat(-world->def.restitutionThreshold);
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
+        // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (no
+        // lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
+        bool keep = blk->rowsPrepared && blk->curve < 0;
+        for (int l = 0; l < FC_LANES && keep; ++l) keep = set->solverInertiaKept[blk->a[l]] && set->solverInertiaKept[blk->b[l]];
+        blk->rowsPrepared = true;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, true);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, true);
+        fcContacts_GatherPose(world, blk->bodyA, &a);
+        fcContacts_GatherPose(world, blk->bodyB, &b);
         fcBody4 va, vb;
         fcBody4_Gather(&va, set->solverBodies, blk->a);
         fcBody4_Gather(&vb, set->solverBodies, blk->b);
@@ -839,23 +941,41 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         // round surfaces: normal, tangents and lever arms at this substep's poses
         fcCurveNow now;
         if (blk->curve >= 0) {
-            fcContacts_Curve(world, blk, set->curves + blk->curve, &now);
-            for (int l = 0; l < FC_LANES; ++l) {
-                if (now.on[l] == 0) continue;
-                fcVec3 dirs[3] = {fcContacts_GetVec3(blk->normal[0], l), fcContacts_GetVec3(blk->tangent[0][0], l),
-                                  fcContacts_GetVec3(blk->tangent[1][0], l)};
-                for (int i = 0; i < blk->points; ++i) {
-                    fcContactPoint4* sp = blk->point + i;
-                    fcVec3 rA = fcContacts_GetVec3(now.rA[i][0], l), rB = fcContacts_GetVec3(now.rB[i][0], l);
-                    fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-                    for (int k = 0; k < 3; ++k) {
-                        fcContacts_PutVec3(rows[k]->angA[0], l, fcVec3_Cross(rA, dirs[k]));
-                        fcContacts_PutVec3(rows[k]->angB[0], l, fcVec3_Cross(rB, dirs[k]));
-                    }
+            fcContacts_Curve(blk, set->curves + blk->curve, &a, &b, &now);
+            fcV4 on = fcV4_Load(now.on);
+            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+            for (int i = 0; i < blk->points; ++i) {
+                fcContactPoint4* sp = blk->point + i;
+                fcVec3x4 rA = fcVec3x4_Load(now.rA[i][0]), rB = fcVec3x4_Load(now.rB[i][0]);
+                fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+                for (int k = 0; k < 3; ++k) {
+                    fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, dirs[k]), fcVec3x4_Load(rows[k]->angA[0])));
+                    fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, dirs[k]), fcVec3x4_Load(rows[k]->angB[0])));
                 }
             }
         }
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+        if (!keep) {
+            fcContacts_GatherInertia(world, blk->a, &a);
+            fcContacts_GatherInertia(world, blk->b, &b);
+            for (int i = 0; i < blk->points; ++i) {
+                fcContactPoint4* sp = blk->point + i;
+                fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
+                fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
+                fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
+            }
+            if (spin) {
+                fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
+                for (int k = 0; k < 3; ++k) {
+                    fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
+                    fcVec3x4_Store(spin->spinA[k][0], ka);
+                    fcVec3x4_Store(spin->spinB[k][0], kb);
+                    fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
+                    fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
+                }
+            }
+        }
         fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
@@ -866,9 +986,6 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
             fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
             if (blk->curve >= 0) s = fcV4_Greater(fcV4_Load(now.on), zero, fcV4_Load(now.separation[i]), s);
-            fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
-            fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
-            fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
             fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb);
             // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
             // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
@@ -886,17 +1003,6 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 fcContacts_Bounce(world, blk, sp, sl, vl);
             }
         }
-        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        if (spin) {
-            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
-            for (int k = 0; k < 3; ++k) {
-                fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
-                fcVec3x4_Store(spin->spinA[k][0], ka);
-                fcVec3x4_Store(spin->spinB[k][0], kb);
-                fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
-                fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
-            }
-        }
     }
 }
 
@@ -907,6 +1013,7 @@ void fcContacts_Prepare(fcWorld* world)
     memset(set->solverBodies, 0, sizeof(fcSolverBody));
     set->solverInvMass[0] = 0;
     set->solverInvInertia[0] = fcMat33_Zero();
+    set->solverInertiaKept[0] = 1;
     for (int k = 1; k < set->solverBodyCount; ++k) {
         const fcBody* b = world->bodies + set->solverBodyIndex[k];
         bool dynamic = b->type == fc_dynamicBody;
@@ -914,14 +1021,15 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverBodies[k].w = b->angularVelocity;
         set->solverBodies[k].pad[0] = set->solverBodies[k].pad[1] = 0;
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
-        set->solverInvInertia[k] = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+        fcMat33 inertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
+        // the same bits as in the last prepare (the position pass may have loaded others since: then none is kept)
+        set->solverInertiaKept[k] = !set->inertiaLoaded && memcmp(&inertia, set->solverInvInertia + k, sizeof inertia) == 0;
+        set->solverInvInertia[k] = inertia;
     }
+    set->inertiaLoaded = false;
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
-    int points = 0;
-    for (int bi = 0; bi < set->blockCount; ++bi)
-        for (int l = 0; l < FC_LANES; ++l) points += set->blocks[bi].manifold[l] ? set->blocks[bi].manifold[l]->pointCount : 0;
-    world->stats.contactPoints = points;
+    world->stats.contactPoints = set->layoutPoints;
 }
 
 void fcContacts_StoreVelocities(fcWorld* world)
@@ -973,86 +1081,6 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     fcBody4_Scatter(&b, bodies, blk->b);
 }
 
-// One block's rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and
-// spinning resistance, then friction. Points in the given order (reversed on alternate sweeps). Returns the
-// largest impulse change per lane. An empty lane or point has zero rows and changes nothing.
-FC_V4_INLINE fcV4 fcContacts_SolveBlock(fcContactBlock* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone, bool reverse,
-                                        fcV4 settled, fcV4* unsettled)
-{
-    fcBody4 a, b;
-    fcBody4_Gather(&a, bodies, blk->a);
-    fcBody4_Gather(&b, bodies, blk->b);
-    fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
-    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
-    fcV4 zero = fcV4_Splat(0), largest = zero, totalNormal = zero;
-    int count = blk->points;
-    for (int k = 0; k < count; ++k) {
-        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
-        fcV4 vn = fcRow4_Velocity(&sp->n, &n, &a, &b);
-        fcV4 old = fcV4_Load(sp->normalImpulse);
-        fcV4 trial = fcV4_Sub(old, fcV4_Mul(fcV4_Load(sp->n.mass), fcV4_Sub(vn, fcV4_Load(sp->bias))));
-        fcV4 next = fcV4_Greater(trial, zero, trial, zero);
-        fcV4 delta = fcV4_Sub(next, old);
-        fcV4_Store(sp->trialImpulse, trial);
-        fcV4_Store(sp->normalImpulse, next);
-        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, delta);
-        largest = fcV4_Max(largest, fcV4_Abs(delta));
-        totalNormal = fcV4_Add(totalNormal, next);
-    }
-    // settled: no normal impulse of the manifold moved by more than FC_CONTACT_SETTLED of its load
-    *unsettled = fcV4_Max(*unsettled, fcV4_Sub(largest, fcV4_Mul(settled, totalNormal)));
-    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
-    // before friction, so that the sweep ends with the contact points' sliding settled
-    if (spin) {
-        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
-        for (int d = 0; d < 3; ++d) {
-            fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
-            fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
-            fcV4 old = fcV4_Load(spin->impulse[d]);
-            fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
-            next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
-            fcV4 delta = fcV4_Sub(next, old);
-            fcV4_Store(spin->impulse[d], next);
-            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinA[d][0])));
-            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinB[d][0])));
-        }
-    }
-    fcVec3x4 t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
-    fcV4 friction = fcV4_Load(blk->friction);
-    for (int k = 0; k < count; ++k) {
-        fcContactPoint4* sp = blk->point + (reverse ? count - 1 - k : k);
-        fcV4 bound = fcV4_Mul(friction, fcV4_Load(sp->normalImpulse));
-        fcV4 old[2], next[2];
-        for (int i = 0; i < 2; ++i) {
-            fcV4 vt = fcRow4_Velocity(&sp->t[i], &t[i], &a, &b);
-            old[i] = fcV4_Load(sp->tangentImpulse[i]);
-            next[i] = fcV4_Sub(old[i], fcV4_Mul(fcV4_Load(sp->t[i].mass), vt));
-            if (!cone) next[i] = fcV4_Min(fcV4_Max(next[i], fcV4_Neg(bound)), bound);
-        }
-        if (cone) {
-            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
-            for (int l = 0; l < FC_LANES; ++l) {
-                fcReal x = fcV4_Lane(next[0], l), y = fcV4_Lane(next[1], l), r = fcV4_Lane(bound, l);
-                fcReal len = FC_SQRT(x * x + y * y);
-                fcReal s = len > r && len > 0 ? r / len : 1;
-                sp->tangentImpulse[0][l] = x * s;
-                sp->tangentImpulse[1][l] = y * s;
-            }
-            next[0] = fcV4_Load(sp->tangentImpulse[0]);
-            next[1] = fcV4_Load(sp->tangentImpulse[1]);
-        }
-        for (int i = 0; i < 2; ++i) {
-            fcV4 delta = fcV4_Sub(next[i], old[i]);
-            fcV4_Store(sp->tangentImpulse[i], next[i]);
-            fcRow4_Apply(&sp->t[i], &t[i], massA, massB, &a, &b, delta);
-            largest = fcV4_Max(largest, fcV4_Abs(delta));
-        }
-    }
-    fcBody4_Scatter(&a, bodies, blk->a);
-    fcBody4_Scatter(&b, bodies, blk->b);
-    return largest;
-}
-
 FC_SIMD_CLONES static void fcContacts_WarmStartChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
@@ -1069,28 +1097,61 @@ void fcContacts_WarmStart(fcWorld* world)
     fcContacts_ForColors(world, fcContacts_WarmStartChunk, &task);
 }
 
-// slot 0: the largest impulse change; slot 1: > 0 when some manifold has not settled
-FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
+// The sweep over a chunk's blocks, in order (backwards on odd sweeps); with pairs, a block and the next one in the
+// sweep's order go side by side in eight lanes when they have the same colour, as many points and neither resists
+// rolling (the same bits as one after the other). Slot 0: the largest impulse change; slot 1: > 0 when some
+// manifold has not settled.
+FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs)
 {
     const fcContactTask* task = context;
     fcContactSet* set = &task->world->contacts;
     fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
     int first = task->first + begin, n = end - begin;
+#ifdef FC_HAVE_V8
+    fcV8 largest8 = fcV8_Splat(0), unsettled8 = fcV8_Splat(-1), settled8 = fcV8_Splat(FC_CONTACT_SETTLED);
+#endif
     for (int k = 0; k < n; ++k) {
-        fcContactBlock* blk = set->blocks + first + (task->reverse ? n - 1 - k : k);
-        fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlock(blk, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
+        int bi = first + (task->reverse ? n - 1 - k : k);
+        fcContactBlock* blks[2] = {set->blocks + bi, NULL};
+#ifdef FC_HAVE_V8
+        int bj = task->reverse ? bi - 1 : bi + 1;
+        if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
+            blks[0]->spin < 0 && set->blocks[bj].spin < 0) {
+            blks[1] = set->blocks + bj;
+            largest8 = fcV8_Max(largest8, fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, task->cone, task->reverse, settled8, &unsettled8));
+            ++k;
+            continue;
+        }
+#else
+        (void)pairs;
+#endif
+        fcContactSpin4* spin = blks[0]->spin >= 0 ? set->spins + blks[0]->spin : NULL;
+        largest = fcV4_Max(largest, fcContacts_SolveBlocks4(blks, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
     }
+#ifdef FC_HAVE_V8
+    largest = fcV4_Max(largest, fcV4_Max(fcV8_Low(largest8), fcV8_High(largest8)));
+    unsettled = fcV4_Max(unsettled, fcV4_Max(fcV8_Low(unsettled8), fcV8_High(unsettled8)));
+#endif
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(largest);
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
+
+FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, false); }
+
+#ifdef FC_HAVE_V8
+FC_SIMD_AVX512 static void fcContacts_SweepChunk8(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, true); }
+#endif
 
 // One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
 // so that no point and no contact is always first: a one-way order tilts a resting stack.
 fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 {
     fcContactTask task = {.cone = world->def.frictionCone, .reverse = (sweep & 1) != 0};
-    fcContacts_ForColors(world, fcContacts_SweepChunk, &task);
+    fcTaskFcn* chunk = fcContacts_SweepChunk;
+#ifdef FC_HAVE_V8
+    if (__builtin_cpu_supports("x86-64-v4")) chunk = fcContacts_SweepChunk8;  // eight lanes: AVX-512 only
+#endif
+    fcContacts_ForColors(world, chunk, &task);
     *settled = !(task.max[1] > 0);
     return task.max[0] > 0 ? task.max[0] : 0;
 }
@@ -1212,12 +1273,15 @@ void fcContacts_EndStep(fcWorld* world)
             fcReal bound = c->friction * p->totalNormalImpulse * nearly;
             fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
             bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
-            // the sliding speed, compared squared: |dv|^2 - vn^2 > sliding^2
-            fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
-            fcReal vn = fcVec3_Dot(dv, m->normal);
-            bool slides = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
-            // a frictionless contact always slides: no stick or slip to report
-            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound && slides;
+            // a frictionless contact always slides: no stick or slip to report. The sliding speed, compared
+            // squared (|dv|^2 - vn^2 > sliding^2), only where the friction is at its bound: a resting contact's
+            // is not, and the speed was most of this loop's work
+            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
+            if (p->slipping) {
+                fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
+                fcReal vn = fcVec3_Dot(dv, m->normal);
+                p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
+            }
             slipNow = slipNow || p->slipping;
             slipBefore = slipBefore || p->wasSlipping;
             p->wasSlipping = p->slipping;
@@ -1250,13 +1314,17 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
         fcContactBlock* blk = set->blocks + bi;
         fcContactPosition4* pos = set->positions + bi;
         fcSide4 a, b;
-        fcContacts_GatherSide(world, blk->bodyA, blk->a, &a, rows);
-        fcContacts_GatherSide(world, blk->bodyB, blk->b, &b, rows);
+        fcContacts_GatherPose(world, blk->bodyA, &a);
+        fcContacts_GatherPose(world, blk->bodyB, &b);
+        if (rows) {
+            fcContacts_GatherInertia(world, blk->a, &a);
+            fcContacts_GatherInertia(world, blk->b, &b);
+        }
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
         fcCurveNow now;
         fcV4 curved = fcV4_Splat(0);
         if (blk->curve >= 0) {
-            fcContacts_Curve(world, blk, set->curves + blk->curve, &now);
+            fcContacts_Curve(blk, set->curves + blk->curve, &a, &b, &now);
             curved = fcV4_Load(now.on);
         }
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
@@ -1346,6 +1414,7 @@ static void fcContacts_LoadInertias(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     for (int k = 1; k < set->solverBodyCount; ++k) set->solverInvInertia[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
+    set->inertiaLoaded = true;
 }
 
 void fcContacts_SolvePositions(fcWorld* world)

@@ -24,12 +24,6 @@ static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
     return fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
 }
 
-static bool fcIntegrate_Isotropic(const fcMat33* m)
-{
-    return m->cx.x == m->cy.y && m->cy.y == m->cz.z && m->cx.y == 0 && m->cx.z == 0 && m->cy.x == 0 && m->cy.z == 0 &&
-           m->cz.x == 0 && m->cz.y == 0;
-}
-
 static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
@@ -45,7 +39,7 @@ static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
         fcVec3 v = fcVec3_MulAdd(b->linearVelocity, kick, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, appliedForce)));
         // w x I w vanishes for an isotropic inertia (a cube, a sphere): nothing to take implicitly
         fcVec3 w = b->angularVelocity;
-        if (!fcIntegrate_Isotropic(&b->inertiaLocal)) {
+        if (!fcMat33_IsIsotropic(&b->inertiaLocal)) {
             fcVec3 wBody = fcImplicitGyroscopic(b->inertiaLocal, fcQuat_InvRotate(b->orientation, w), h);
             w = fcQuat_Rotate(b->orientation, wBody);
         }

@@ -15,6 +15,8 @@
 // blocks' rows stay in registers) and AVX2, chosen at load time (x86-64 Linux, GCC)
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(FC_NO_TARGET_CLONES)
 #define FC_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+// a function built for AVX-512 alone, called where the processor has it (__builtin_cpu_supports("x86-64-v4"))
+#define FC_SIMD_AVX512 __attribute__((target("arch=x86-64-v4")))
 #else
 #define FC_SIMD_CLONES
 #endif
@@ -28,12 +30,16 @@
 #endif
 #define FC_V4_INLINE static inline __attribute__((always_inline))
 
+// the lanes' bits, for the selections (fcV8: below)
 #ifdef FC_FLOAT
 typedef int32_t fcV4Bits __attribute__((vector_size(16)));
+typedef int32_t fcV8Bits __attribute__((vector_size(32)));
 #else
 typedef int64_t fcV4Bits __attribute__((vector_size(32)));
+typedef int64_t fcV8Bits __attribute__((vector_size(64)));
 #endif
 typedef fcReal fcV4 __attribute__((vector_size(4 * sizeof(fcReal))));
+typedef fcReal fcV8 __attribute__((vector_size(8 * sizeof(fcReal))));
 
 FC_V4_INLINE fcV4 fcV4_Load(const fcReal* p)
 {
@@ -44,19 +50,22 @@ FC_V4_INLINE fcV4 fcV4_Load(const fcReal* p)
 FC_V4_INLINE void fcV4_Store(fcReal* p, fcV4 v) { memcpy(p, &v, sizeof v); }
 FC_V4_INLINE fcV4 fcV4_Set(fcReal a, fcReal b, fcReal c, fcReal d) { return (fcV4){a, b, c, d}; }
 FC_V4_INLINE fcV4 fcV4_Splat(fcReal s) { return (fcV4){s, s, s, s}; }
-FC_V4_INLINE fcReal fcV4_Lane(fcV4 v, int lane) { return v[lane]; }
-FC_V4_INLINE fcV4 fcV4_Add(fcV4 a, fcV4 b) { return a + b; }
-FC_V4_INLINE fcV4 fcV4_Sub(fcV4 a, fcV4 b) { return a - b; }
-FC_V4_INLINE fcV4 fcV4_Mul(fcV4 a, fcV4 b) { return a * b; }
-FC_V4_INLINE fcV4 fcV4_Div(fcV4 a, fcV4 b) { return a / b; }
-FC_V4_INLINE fcV4 fcV4_Neg(fcV4 a) { return -a; }
-// a > b ? a : b per lane, and the other selections, by masks
-FC_V4_INLINE fcV4 fcV4_Select(fcV4Bits mask, fcV4 a, fcV4 b) { return (fcV4)((mask & (fcV4Bits)a) | (~mask & (fcV4Bits)b)); }
-FC_V4_INLINE fcV4 fcV4_Max(fcV4 a, fcV4 b) { return fcV4_Select(a > b, a, b); }
-FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { return fcV4_Select(a < b, a, b); }
-FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { return fcV4_Select(a > b, ifTrue, ifFalse); }
-// |a|: the sign bit cleared
-FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { return (fcV4)((fcV4Bits)a & ~(fcV4Bits)fcV4_Splat(-0.0)); }
+FC_V4_INLINE fcV8 fcV8_Splat(fcReal s) { return (fcV8){s, s, s, s, s, s, s, s}; }
+// the lane operations of the vector type T (its bits: T##Bits): a > b ? a : b per lane and the other selections by
+// masks; |a| clears the sign bit
+#define FC_VECTOR_OPERATIONS(T)                                                                                     \
+    FC_V4_INLINE fcReal T##_Lane(T v, int lane) { return v[lane]; }                                                  \
+    FC_V4_INLINE T T##_Add(T a, T b) { return a + b; }                                                              \
+    FC_V4_INLINE T T##_Sub(T a, T b) { return a - b; }                                                              \
+    FC_V4_INLINE T T##_Mul(T a, T b) { return a * b; }                                                              \
+    FC_V4_INLINE T T##_Div(T a, T b) { return a / b; }                                                              \
+    FC_V4_INLINE T T##_Neg(T a) { return -a; }                                                                      \
+    FC_V4_INLINE T T##_Select(T##Bits mask, T a, T b) { return (T)((mask & (T##Bits)a) | (~mask & (T##Bits)b)); }   \
+    FC_V4_INLINE T T##_Max(T a, T b) { return T##_Select(a > b, a, b); }                                            \
+    FC_V4_INLINE T T##_Min(T a, T b) { return T##_Select(a < b, a, b); }                                            \
+    FC_V4_INLINE T T##_Greater(T a, T b, T ifTrue, T ifFalse) { return T##_Select(a > b, ifTrue, ifFalse); }        \
+    FC_V4_INLINE T T##_Abs(T a) { return (T)((T##Bits)a & ~(T##Bits)T##_Splat(-0.0)); }
+FC_VECTOR_OPERATIONS(fcV4)
 FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { return (fcV4){FC_SQRT(a[0]), FC_SQRT(a[1]), FC_SQRT(a[2]), FC_SQRT(a[3])}; }
 // the transpose of the 4 x 4 matrix whose rows are r[0..3]
 FC_V4_INLINE void fcV4_Transpose(fcV4* r)
@@ -68,6 +77,18 @@ FC_V4_INLINE void fcV4_Transpose(fcV4* r)
     r[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
     r[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
 }
+
+#ifdef FC_SIMD_AVX512
+// fcV8: eight lanes, two blocks of four side by side (the contact sweep's blocks of one colour, which share no
+// body), for FC_SIMD_AVX512 functions: one AVX-512 instruction where fcV4 takes one (on AVX2 its two halves spill
+// out of the 16 registers: 2.7 times the sweep's instructions); the same IEEE operation per lane as fcV4's.
+#define FC_HAVE_V8 1
+
+FC_V4_INLINE fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+FC_V4_INLINE fcV4 fcV8_Low(fcV8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+FC_V4_INLINE fcV4 fcV8_High(fcV8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
+FC_VECTOR_OPERATIONS(fcV8)
+#endif
 
 #else
 

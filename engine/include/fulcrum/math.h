@@ -117,6 +117,12 @@ static inline fcMat33 fcMat33_Diagonal(fcVec3 d)
     fcMat33 m = {{d.x, 0, 0}, {0, d.y, 0}, {0, 0, d.z}};
     return m;
 }
+/// Whether m is a multiple of the identity (a cube's or a sphere's inertia): then R m R^T = m for every rotation R.
+static inline bool fcMat33_IsIsotropic(const fcMat33* m)
+{
+    return m->cx.x == m->cy.y && m->cy.y == m->cz.z && m->cx.y == 0 && m->cx.z == 0 && m->cy.x == 0 && m->cy.z == 0 &&
+           m->cz.x == 0 && m->cz.y == 0;
+}
 static inline fcMat33 fcMat33_Zero(void)
 {
     fcMat33 m = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};

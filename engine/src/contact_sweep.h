@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+// A row's velocity and impulse, and one projected Gauss-Seidel pass over the rows of FC_SWEEP_BLOCKS blocks of one
+// colour at once: 1 (fcV4, four lanes: fcRow4_*, fcContacts_SolveBlocks4) or 2 (fcV8, eight lanes: fcRow8_*,
+// fcContacts_SolveBlocks8, where simd.h has FC_HAVE_V8). Written once, included by contact_solve.c once for each
+// width. The blocks of a colour share no dynamic body, so two of them solved side by side are each solved as if
+// alone, bit for bit as one after the other; AVX-512 then updates a row of eight lanes with the instructions that
+// did four.
+
+#if FC_SWEEP_BLOCKS == 1
+#define W fcV4
+#define W_(op) fcV4_##op
+#define W3 fcVec3x4
+#define W_BODY fcBody4
+#define W_NAME(row, solve) row##4##solve
+#define W_ROWS const fcContactRow4*                // a row of each block
+#define W_LOADR(p, member) fcV4_Load((p)member)    // of W_ROWS
+#define W_LOAD(p, member) fcV4_Load((p)[0] member) // of an array of one block or point
+#define W_STORE(p, member, v) fcV4_Store((p)[0] member, v)
+#define W_ROWARG(rows) (rows)[0]
+#define W_DOT fcVec3x4_Dot
+#else
+#define W fcV8
+#define W_(op) fcV8_##op
+#define W3 fcVec3x8
+#define W_BODY fcBody8
+#define W_NAME(row, solve) row##8##solve
+#define W_ROWS const fcContactRow4* const*
+#define W_LOADR(p, member) fcV8_Join(fcV4_Load((p)[0] member), fcV4_Load((p)[1] member))
+#define W_LOAD(p, member) fcV8_Join(fcV4_Load((p)[0] member), fcV4_Load((p)[1] member))
+#define W_STORE(p, member, v) (fcV4_Store((p)[0] member, fcV8_Low(v)), fcV4_Store((p)[1] member, fcV8_High(v)))
+#define W_ROWARG(rows) (rows)
+#define W_DOT fcVec3x8_Dot
+
+typedef struct fcVec3x8 {
+    fcV8 x, y, z;
+} fcVec3x8;
+
+typedef struct fcBody8 {
+    fcVec3x8 v, w;
+} fcBody8;
+
+FC_V4_INLINE fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
+{
+    return fcV8_Add(fcV8_Add(fcV8_Mul(a.x, b.x), fcV8_Mul(a.y, b.y)), fcV8_Mul(a.z, b.z));
+}
+#endif
+
+#define W_LOAD3R(p, member) {W_LOADR(p, member[0]), W_LOADR(p, member[1]), W_LOADR(p, member[2])}
+#define W_LOAD3(p, member) {W_LOAD(p, member[0]), W_LOAD(p, member[1]), W_LOAD(p, member[2])}
+
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
+FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b)
+{
+    W3 dv = {W_(Sub)(b->v.x, a->v.x), W_(Sub)(b->v.y, a->v.y), W_(Sub)(b->v.z, a->v.z)};
+    W3 angA = W_LOAD3R(row, ->angA), angB = W_LOAD3R(row, ->angB);
+    return W_(Sub)(W_(Add)(W_DOT(*d, dv), W_DOT(angB, b->w)), W_DOT(angA, a->w));
+}
+
+// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
+FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse)
+{
+    W la = W_(Mul)(W_(Neg)(impulse), massA), lb = W_(Mul)(impulse, massB);
+    W3 iangA = W_LOAD3R(row, ->iangA), iangB = W_LOAD3R(row, ->iangB);
+    a->v.x = W_(Add)(a->v.x, W_(Mul)(la, d->x)), a->v.y = W_(Add)(a->v.y, W_(Mul)(la, d->y)), a->v.z = W_(Add)(a->v.z, W_(Mul)(la, d->z));
+    b->v.x = W_(Add)(b->v.x, W_(Mul)(lb, d->x)), b->v.y = W_(Add)(b->v.y, W_(Mul)(lb, d->y)), b->v.z = W_(Add)(b->v.z, W_(Mul)(lb, d->z));
+    a->w.x = W_(Sub)(a->w.x, W_(Mul)(impulse, iangA.x)), a->w.y = W_(Sub)(a->w.y, W_(Mul)(impulse, iangA.y));
+    a->w.z = W_(Sub)(a->w.z, W_(Mul)(impulse, iangA.z));
+    b->w.x = W_(Add)(b->w.x, W_(Mul)(impulse, iangB.x)), b->w.y = W_(Add)(b->w.y, W_(Mul)(impulse, iangB.y));
+    b->w.z = W_(Add)(b->w.z, W_(Mul)(impulse, iangB.z));
+}
+
+// the velocities of the blocks' bodies on one side (solver bodies index[g]), lane by lane, and back
+FC_V4_INLINE void W_NAME(fcSweep, _Gather)(W_BODY* out, const fcSolverBody* bodies, const int* const* index)
+{
+#if FC_SWEEP_BLOCKS == 1
+    fcBody4_Gather(out, bodies, index[0]);
+#else
+    fcBody4 g[2];
+    fcBody4_Gather(g, bodies, index[0]);
+    fcBody4_Gather(g + 1, bodies, index[1]);
+    out->v.x = fcV8_Join(g[0].v.x, g[1].v.x), out->v.y = fcV8_Join(g[0].v.y, g[1].v.y), out->v.z = fcV8_Join(g[0].v.z, g[1].v.z);
+    out->w.x = fcV8_Join(g[0].w.x, g[1].w.x), out->w.y = fcV8_Join(g[0].w.y, g[1].w.y), out->w.z = fcV8_Join(g[0].w.z, g[1].w.z);
+#endif
+}
+
+FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodies, const int* const* index)
+{
+#if FC_SWEEP_BLOCKS == 1
+    fcBody4_Scatter(in, bodies, index[0]);
+#else
+    fcBody4 lo = {{fcV8_Low(in->v.x), fcV8_Low(in->v.y), fcV8_Low(in->v.z)}, {fcV8_Low(in->w.x), fcV8_Low(in->w.y), fcV8_Low(in->w.z)}};
+    fcBody4 hi = {{fcV8_High(in->v.x), fcV8_High(in->v.y), fcV8_High(in->v.z)}, {fcV8_High(in->w.x), fcV8_High(in->w.y), fcV8_High(in->w.z)}};
+    fcBody4_Scatter(&lo, bodies, index[0]);
+    fcBody4_Scatter(&hi, bodies, index[1]);
+#endif
+}
+
+// The blocks' rows: normal rows first, so that the friction bound is the new lambda_n, then rolling and spinning
+// resistance (spin: one block's, NULL: none), then friction; the blocks have as many points, taken in the given order
+// (reversed on alternate sweeps). Returns the largest impulse change per lane. An empty lane or point has zero rows
+// and changes nothing.
+FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
+                                               bool reverse, W settled, W* unsettled)
+{
+    const int* sideA[FC_SWEEP_BLOCKS];
+    const int* sideB[FC_SWEEP_BLOCKS];
+    for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sideA[g] = blk[g]->a, sideB[g] = blk[g]->b;
+    W_BODY a, b;
+    W_NAME(fcSweep, _Gather)(&a, bodies, sideA);
+    W_NAME(fcSweep, _Gather)(&b, bodies, sideB);
+    W massA = W_LOAD(blk, ->invMassA), massB = W_LOAD(blk, ->invMassB);
+    W3 n = W_LOAD3(blk, ->normal);
+    W zero = W_(Splat)(0), largest = zero, totalNormal = zero;
+    int count = blk[0]->points;
+    fcContactPoint4* sp[FC_SWEEP_BLOCKS];
+    const fcContactRow4* row[FC_SWEEP_BLOCKS];
+    for (int k = 0; k < count; ++k) {
+        for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k), row[g] = &sp[g]->n;
+        W vn = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &n, &a, &b);
+        W old = W_LOAD(sp, ->normalImpulse);
+        W trial = W_(Sub)(old, W_(Mul)(W_LOAD(sp, ->n.mass), W_(Sub)(vn, W_LOAD(sp, ->bias))));
+        W next = W_(Greater)(trial, zero, trial, zero);
+        W delta = W_(Sub)(next, old);
+        W_STORE(sp, ->trialImpulse, trial);
+        W_STORE(sp, ->normalImpulse, next);
+        W_NAME(fcRow, _Apply)(W_ROWARG(row), &n, massA, massB, &a, &b, delta);
+        largest = W_(Max)(largest, W_(Abs)(delta));
+        totalNormal = W_(Add)(totalNormal, next);
+    }
+    // settled: no normal impulse of the manifold moved by more than FC_CONTACT_SETTLED of its load
+    *unsettled = W_(Max)(*unsettled, W_(Sub)(largest, W_(Mul)(settled, totalNormal)));
+#if FC_SWEEP_BLOCKS == 1
+    // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
+    // before friction, so that the sweep ends with the contact points' sliding settled
+    if (spin) {
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk[0]->tangent[0][0]), fcVec3x4_Load(blk[0]->tangent[1][0]), n};
+        for (int d = 0; d < 3; ++d) {
+            fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
+            fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
+            fcV4 old = fcV4_Load(spin->impulse[d]);
+            fcV4 next = fcV4_Sub(old, fcV4_Mul(fcV4_Load(spin->mass[d]), w));
+            next = fcV4_Min(fcV4_Max(next, fcV4_Neg(bound)), bound);
+            fcV4 delta = fcV4_Sub(next, old);
+            fcV4_Store(spin->impulse[d], next);
+            a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinA[d][0])));
+            b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(delta, fcVec3x4_Load(spin->spinB[d][0])));
+        }
+    }
+#else
+    (void)spin;  // the caller pairs only blocks without
+#endif
+    W3 t[2] = {W_LOAD3(blk, ->tangent[0]), W_LOAD3(blk, ->tangent[1])};
+    W friction = W_LOAD(blk, ->friction);
+    for (int k = 0; k < count; ++k) {
+        for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k);
+        W bound = W_(Mul)(friction, W_LOAD(sp, ->normalImpulse));
+        W old[2], next[2];
+        for (int i = 0; i < 2; ++i) {
+            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
+            W vt = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &t[i], &a, &b);
+            old[i] = W_LOAD(sp, ->tangentImpulse[i]);
+            next[i] = W_(Sub)(old[i], W_(Mul)(W_LOAD(sp, ->t[i].mass), vt));
+            if (!cone) next[i] = W_(Min)(W_(Max)(next[i], W_(Neg)(bound)), bound);
+        }
+        if (cone) {
+            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
+            for (int lane = 0; lane < FC_SWEEP_BLOCKS * FC_LANES; ++lane) {
+                fcReal x = W_(Lane)(next[0], lane), y = W_(Lane)(next[1], lane), r = W_(Lane)(bound, lane);
+                fcReal len = FC_SQRT(x * x + y * y);
+                fcReal s = len > r && len > 0 ? r / len : 1;
+                sp[lane / FC_LANES]->tangentImpulse[0][lane % FC_LANES] = x * s;
+                sp[lane / FC_LANES]->tangentImpulse[1][lane % FC_LANES] = y * s;
+            }
+            next[0] = W_LOAD(sp, ->tangentImpulse[0]);
+            next[1] = W_LOAD(sp, ->tangentImpulse[1]);
+        }
+        for (int i = 0; i < 2; ++i) {
+            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
+            W delta = W_(Sub)(next[i], old[i]);
+            W_STORE(sp, ->tangentImpulse[i], next[i]);
+            W_NAME(fcRow, _Apply)(W_ROWARG(row), &t[i], massA, massB, &a, &b, delta);
+            largest = W_(Max)(largest, W_(Abs)(delta));
+        }
+    }
+    W_NAME(fcSweep, _Scatter)(&a, bodies, sideA);
+    W_NAME(fcSweep, _Scatter)(&b, bodies, sideB);
+    return largest;
+}
+
+#undef W_LOAD3R
+#undef W_LOAD3
+#undef W
+#undef W_
+#undef W3
+#undef W_BODY
+#undef W_NAME
+#undef W_ROWS
+#undef W_LOADR
+#undef W_LOAD
+#undef W_STORE
+#undef W_ROWARG
+#undef W_DOT
