@@ -202,6 +202,35 @@ static int test_restitution_rebound(void)
     return 0;
 }
 
+// a force applied for one step (fcBody_ApplyForce) is gone at the bounce: the rebound equals that of a ball
+// started with the state the force left, so the bounce's own acceleration term (gravity and this step's forces)
+// does not keep a force from an earlier step
+static int test_applied_force_gone_at_bounce(void)
+{
+    double e = 0.8, r = 0.1;
+    fcWorldId a = fcMakeWorld(1.0 / 60, false), b = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(a, 0.6);
+    fcAddGround(b, 0.6);
+    fcBodyId pushed = fcAddSphere(a, fcV3(0, 0, r + 1), r, 1, 0.6, e);
+    ENSURE(fcBody_ApplyForce(pushed, fcV3(0, 0, -300), fcBody_GetPosition(pushed)));
+    ENSURE(fcWorld_Step(a));
+    ENSURE_NEAR(fcBody_GetLinearVelocity(pushed).z, -(300 + g) / 60, 1e-12);  // the force acted for this step
+    fcBodyId started = fcAddSphere(b, fcBody_GetPosition(pushed), r, 1, 0.6, e);
+    ENSURE(fcBody_SetLinearVelocity(started, fcBody_GetLinearVelocity(pushed)));
+    double va = 0, vb = 0;
+    for (int i = 0; i < 60 && (va <= 0 || vb <= 0); ++i) {
+        ENSURE(fcWorld_Step(a) && fcWorld_Step(b));
+        va = fcBody_GetLinearVelocity(pushed).z;
+        vb = fcBody_GetLinearVelocity(started).z;
+    }
+    printf("  rebound after a one-step push: %.12f m/s, started with its state: %.12f m/s\n", va, vb);
+    ENSURE(va > 1 && vb > 1);
+    ENSURE_NEAR(va, vb, 1e-9);
+    fcDestroyWorld(a);
+    fcDestroyWorld(b);
+    return 0;
+}
+
 // a small sphere at 100 m/s does not pass through a thin static box
 static int test_no_tunnelling(void)
 {
@@ -939,6 +968,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_stack_of_ten_stands);
     RUN_TEST(test_pyramid_stands);
     RUN_TEST(test_restitution_rebound);
+    RUN_TEST(test_applied_force_gone_at_bounce);
     RUN_TEST(test_no_tunnelling);
     RUN_TEST(test_skier_leaves_real_dome);
     RUN_TEST(test_incline_rolls_and_slips);

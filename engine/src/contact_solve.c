@@ -880,7 +880,7 @@ static fcVec3 fcContacts_Acceleration(const fcWorld* world, int body)
 {
     const fcBody* b = body >= 0 ? world->bodies + body : NULL;
     if (b == NULL || b->type != fc_dynamicBody || b->asleep) return fcV3(0, 0, 0);
-    return fcVec3_MulAdd(world->def.gravity, b->invMass, fcVec3_Add(b->force, b->appliedForce));
+    return fcVec3_MulAdd(world->def.gravity, b->invMass, fcBody_StepForce(world, b));
 }
 
 // The bounces of a point's lanes (bounced > 0). The velocities of the kick-drift scheme are those of the middle of

@@ -33,17 +33,14 @@ static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
     for (int k = begin; k < end; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody || b->asleep) continue;
-        // forces applied for this step (fcBody_ApplyForce), none when they were for an earlier one
-        bool applied = b->appliedStep == world->stepCount;
-        fcVec3 appliedForce = applied ? b->appliedForce : fcV3(0, 0, 0), appliedTorque = applied ? b->appliedTorque : fcV3(0, 0, 0);
-        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, kick, fcVec3_MulAdd(g, b->invMass, fcVec3_Add(b->force, appliedForce)));
+        fcVec3 v = fcVec3_MulAdd(b->linearVelocity, kick, fcVec3_MulAdd(g, b->invMass, fcBody_StepForce(world, b)));
         // w x I w vanishes for an isotropic inertia (a cube, a sphere): nothing to take implicitly
         fcVec3 w = b->angularVelocity;
         if (!fcMat33_IsIsotropic(&b->inertiaLocal)) {
             fcVec3 wBody = fcImplicitGyroscopic(b->inertiaLocal, fcQuat_InvRotate(b->orientation, w), h);
             w = fcQuat_Rotate(b->orientation, wBody);
         }
-        w = fcVec3_MulAdd(w, kick, fcMat33_MulV(b->invInertiaWorld, fcVec3_Add(b->torque, appliedTorque)));
+        w = fcVec3_MulAdd(w, kick, fcMat33_MulV(b->invInertiaWorld, fcBody_StepTorque(world, b)));
         // damping dv/dt = -c v, implicitly: v / (1 + h c)
         b->linearVelocity = fcVec3_Scale(1 / (1 + h * b->linearDamping), v);
         b->angularVelocity = fcVec3_Scale(1 / (1 + h * b->angularDamping), w);

@@ -193,6 +193,17 @@ int fcWorld_TakeSlot(const fcWorld* world, void** items, size_t itemSize, size_t
 // an id kept from a destroyed world is refused by the world later made in the same slot.
 static inline int fcWorld_FirstGeneration(const fcWorld* world) { return (uint16_t)(world->generation * 4099); }
 
+// The force and torque on a body for this step: its constant ones plus those applied for this step
+// (fcBody_ApplyForce/ApplyTorque; those applied for an earlier step count no more)
+static inline fcVec3 fcBody_StepForce(const fcWorld* world, const fcBody* b)
+{
+    return b->appliedStep == world->stepCount ? fcVec3_Add(b->force, b->appliedForce) : b->force;
+}
+static inline fcVec3 fcBody_StepTorque(const fcWorld* world, const fcBody* b)
+{
+    return b->appliedStep == world->stepCount ? fcVec3_Add(b->torque, b->appliedTorque) : b->torque;
+}
+
 // body.c
 void fcBody_UpdateInverseInertia(fcBody* body);
 void fcBody_RemoveJoint(fcBody* body, int joint);
