@@ -559,8 +559,7 @@ fcReal fcRows_Velocity(const fcWorld* world, int i)
 static fcVec3 fcRows_PointVelocity(const fcWorld* world, int body, fcVec3 lever)
 {
     if (body < 0) return fcV3(0, 0, 0);
-    const fcBody* b = world->bodies + body;
-    return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, lever));
+    return fcBody_PointVelocity(world->bodies + body, lever);
 }
 
 void fcRows_Velocities(const fcWorld* world, fcReal* jv)

@@ -258,8 +258,7 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, const fcManifo
         // the first tangent along the sliding velocity when there is one: the friction pyramid then bounds
         // the sliding friction by mu lambda_n exactly, as the cone would
         fcVec3 pc = f->pointCount > 0 ? f->points[0].point : ba->position;
-        fcVec3 dv = fcVec3_Sub(fcVec3_Add(bb->linearVelocity, fcVec3_Cross(bb->angularVelocity, fcVec3_Sub(pc, bb->position))),
-                               fcVec3_Add(ba->linearVelocity, fcVec3_Cross(ba->angularVelocity, fcVec3_Sub(pc, ba->position))));
+        fcVec3 dv = fcVec3_Sub(fcBody_PointVelocity(bb, fcVec3_Sub(pc, bb->position)), fcBody_PointVelocity(ba, fcVec3_Sub(pc, ba->position)));
         fcVec3 slide = fcVec3_MulAdd(dv, -fcVec3_Dot(dv, f->normal), f->normal);
         cm->tangent[0] = fcVec3_Length(slide) > 1e-3 ? fcVec3_Normalize(slide) : fcVec3_Perpendicular(f->normal);
         cm->tangent[1] = fcVec3_Cross(f->normal, cm->tangent[0]);

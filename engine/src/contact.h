@@ -74,6 +74,7 @@ typedef struct fcSolverBody {
 } fcSolverBody;
 
 #define FC_LANES 4
+#define FC_CONTACT_COLORS 64  // the solver's colours: one bit each of a body's uint64_t mask of colours it is in
 
 // one row per lane: J = [-d, -(r_a x d), d, r_b x d] along the manifold's direction d
 typedef struct fcContactRow4 {
@@ -112,7 +113,6 @@ enum { fc_curveNone = 0, fc_curveCores, fc_curveFaceA, fc_curveFaceB };
 typedef struct fcContactCurve4 {
     int kind[FC_LANES];
     fcVec3 coreA[FC_LANES][2], coreB[FC_LANES][2];  // cores: a segment in the body's frame (a point: both ends)
-    fcReal radiusA[FC_LANES], radiusB[FC_LANES];     // from a core to its surface along n
     fcVec3 faceNormal[FC_LANES];                     // faceA, faceB: n in the face's body's frame
     fcVec3 pointA[FC_MAX_MANIFOLD_POINTS][FC_LANES], pointB[FC_MAX_MANIFOLD_POINTS][FC_LANES];  // C_a,i, C_b,i (body frames)
     fcReal offset[FC_MAX_MANIFOLD_POINTS][FC_LANES];
@@ -128,6 +128,9 @@ typedef struct fcContactPosition4 {
 
 typedef struct fcContactBlock {
     int a[FC_LANES], b[FC_LANES];  // solver bodies (0: the world at rest, and the empty lanes)
+    // the solver bodies the block writes back: a lane's dynamic ones, 0 (none) for the others, whose velocities the
+    // blocks of a colour read side by side (the colouring keeps only dynamic bodies apart)
+    int writeA[FC_LANES], writeB[FC_LANES];
     int bodyA[FC_LANES], bodyB[FC_LANES];  // the fcBodies (-1: an empty lane), whose poses the separation follows
     int points;                    // the most points of a lane
     int spin;                      // index into spins, -1: no lane resists rolling or spinning
@@ -205,7 +208,7 @@ typedef struct fcContactSet {
     fcContactCurve4* curves;
     int curveCount, curveCapacity;
     int colorCount;               // colours in use; colour c's blocks are [colorBlocks[c], colorBlocks[c + 1]), the
-    int colorBlocks[65];          // blocks past colorBlocks[colorCount] (past the colours) may share bodies
+    int colorBlocks[FC_CONTACT_COLORS + 1];  // blocks past colorBlocks[colorCount] (past the colours) may share bodies
     fcReal* chunkSlots;           // the maxima of a parallel loop's chunks (contact_solve.c)
     int chunkSlotCapacity;
     int* colorScratch;            // the layout's scratch: colours of the manifolds, floors of the bodies

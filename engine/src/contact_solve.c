@@ -12,11 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-static fcVec3 fcSolve_PointVelocity(const fcBody* b, fcVec3 r)
-{
-    return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, r));
-}
-
 bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
 
 // the step's totals, kept in the blocks until the end of the step, start from zero (again when the step is
@@ -140,7 +135,8 @@ FC_V4_INLINE void fcBody4_Gather(fcBody4* out, const fcSolverBody* bodies, const
     out->w.y = hi[0], out->w.z = hi[1];
 }
 
-// solver body 0 (the world at rest, the empty lanes) is never written: several lanes may hold it
+// solver body 0 (the world at rest, the empty lanes, and in the write lists every body that is not dynamic) is never
+// written: several lanes may hold it
 FC_V4_INLINE void fcBody4_Scatter(const fcBody4* in, fcSolverBody* bodies, const int* index)
 {
     fcV4 zero = fcV4_Splat(0);
@@ -263,8 +259,6 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
 // Layout, once per step: solver bodies, colours, blocks, and what does not change within the step
 // ---------------------------------------------------------------------------------------------------------------------
 
-#define FC_COLORS 64
-
 static int fcContacts_SolverBody(fcWorld* world, int body)
 {
     fcContactSet* set = &world->contacts;
@@ -298,7 +292,7 @@ static fcContactBlock* fcContacts_NewBlock(fcContactSet* set)
     blk->spin = -1;
     blk->curve = -1;
     for (int l = 0; l < FC_LANES; ++l) {
-        blk->a[l] = blk->b[l] = 0;
+        blk->a[l] = blk->b[l] = blk->writeA[l] = blk->writeB[l] = 0;
         blk->bodyA[l] = blk->bodyB[l] = -1;
         blk->contact[l] = NULL;
         blk->manifold[l] = NULL;
@@ -357,12 +351,11 @@ static int fcContacts_CurveKind(const fcWorld* world, const fcContact* c, const 
 static int fcContacts_KeyCurve(const fcContactLayoutKey* key) { return (int)(key->flags >> fc_layoutCurve & 3); }
 
 // a round shape's core in its body's frame: a sphere's centre, a capsule's segment
-static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends, fcReal* radius)
+static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends)
 {
     fcVec3 axis = fcQuat_Rotate(s->def.localOrientation, fcV3(0, 0, s->def.type == fc_capsuleShape ? s->geometry.halfHeight : 0));
     ends[0] = fcVec3_Sub(s->def.localPosition, axis);
     ends[1] = fcVec3_Add(s->def.localPosition, axis);
-    *radius = s->geometry.radius;
 }
 
 // the point of segment (p0, p1) closest to q
@@ -437,13 +430,10 @@ static void fcContacts_SetCurveLane(const fcWorld* world, fcContactCurve4* cv, i
     const fcContactPoint* pts = m->points;
     int last = m->pointCount - 1;
     // a side's core: round: its shape's; flat (an edge or a corner): the segment through its anchors
-    fcReal ra = 0, rb = 0;
-    if (fcContacts_IsRound(sa)) fcContacts_RoundCore(sa, cv->coreA[lane], &ra);
+    if (fcContacts_IsRound(sa)) fcContacts_RoundCore(sa, cv->coreA[lane]);
     else cv->coreA[lane][0] = pts[0].localA, cv->coreA[lane][1] = pts[last].localA;
-    if (fcContacts_IsRound(sb)) fcContacts_RoundCore(sb, cv->coreB[lane], &rb);
+    if (fcContacts_IsRound(sb)) fcContacts_RoundCore(sb, cv->coreB[lane]);
     else cv->coreB[lane][0] = pts[0].localB, cv->coreB[lane][1] = pts[last].localB;
-    cv->radiusA[lane] = ra;
-    cv->radiusB[lane] = rb;
     cv->faceNormal[lane] = kind == fc_curveFaceA ? fcQuat_InvRotate(qa, n) : fcQuat_InvRotate(qb, n);
     for (int i = 0; i < m->pointCount; ++i) {
         const fcContactPoint* p = pts + i;
@@ -560,6 +550,8 @@ static void fcContacts_SetLane(fcWorld* world, fcContactBlock* blk, int lane, fc
     if (m) {
         blk->a[lane] = fcContacts_SolverBody(world, c->bodyA);
         blk->b[lane] = fcContacts_SolverBody(world, c->bodyB);
+        blk->writeA[lane] = world->bodies[c->bodyA].type == fc_dynamicBody ? blk->a[lane] : 0;
+        blk->writeB[lane] = world->bodies[c->bodyB].type == fc_dynamicBody ? blk->b[lane] : 0;
         blk->bodyA[lane] = c->bodyA;
         blk->bodyB[lane] = c->bodyB;
     }
@@ -647,7 +639,7 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
 // cut from each colour in turn. A sweep takes the colours in order, so the colours keep the collide stage's
 // bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
 // rests on (the load of a stack then reaches the ground within one sweep, as in the sequential order); beside
-// that, the first free colour. Past FC_COLORS colours, manifolds get a block of their own, in order, last.
+// that, the first free colour. Past FC_CONTACT_COLORS colours, manifolds get a block of their own, in order, last.
 static void fcContacts_Structure(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -688,7 +680,7 @@ static void fcContacts_Structure(fcWorld* world)
     uint64_t* used = set->colorUsed;
     memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
     memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
-    int counts[FC_COLORS + 1] = {0};
+    int counts[FC_CONTACT_COLORS + 1] = {0};
     for (int index = 0; index < manifolds; ++index) {
         const fcContactLayoutKey* key = keys + index;
         int bodies[2] = {key->bodyA, key->bodyB};
@@ -701,10 +693,10 @@ static void fcContacts_Structure(fcWorld* world)
             taken |= used[bodies[s]];
             if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
         }
-        while (color < FC_COLORS && (taken >> color & 1)) ++color;
+        while (color < FC_CONTACT_COLORS && (taken >> color & 1)) ++color;
         colorOf[index] = color;
         counts[color] += 1;
-        if (color == FC_COLORS) continue;
+        if (color == FC_CONTACT_COLORS) continue;
         for (int s = 0; s < 2; ++s) {
             if (!dynamic[s]) continue;
             int k = bodies[s];
@@ -717,16 +709,16 @@ static void fcContacts_Structure(fcWorld* world)
         set->colorOrderCapacity = manifolds;
         set->colorOrder = fcRealloc(set->colorOrder, sizeof(const fcContactLayoutKey*) * (size_t)manifolds);
     }
-    int start[FC_COLORS + 2];
+    int start[FC_CONTACT_COLORS + 2];
     start[0] = 0;
-    for (int color = 0; color <= FC_COLORS; ++color) start[color + 1] = start[color] + counts[color];
+    for (int color = 0; color <= FC_CONTACT_COLORS; ++color) start[color + 1] = start[color] + counts[color];
     for (int index = 0; index < manifolds; ++index) set->colorOrder[start[colorOf[index]]++] = keys + index;
     int first = 0;
     set->colorCount = 0;
-    for (int color = 0; color <= FC_COLORS; ++color) {
-        if (color < FC_COLORS && counts[color] > 0) set->colorCount = color + 1;
+    for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
+        if (color < FC_CONTACT_COLORS && counts[color] > 0) set->colorCount = color + 1;
         set->colorBlocks[color] = set->blockCount;
-        int width = color == FC_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
+        int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
         for (int k = first; k < first + counts[color]; k += width) {
             const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
             for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = set->colorOrder[k + l];
@@ -734,7 +726,7 @@ static void fcContacts_Structure(fcWorld* world)
         }
         first += counts[color];
     }
-    set->colorBlocks[set->colorCount] = set->colorBlocks[FC_COLORS];  // the colours above colorCount are empty
+    set->colorBlocks[set->colorCount] = set->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
     // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
     for (int c = 0; c < set->colorCount; ++c)
         for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
@@ -1077,8 +1069,8 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
             a.w = fcVec3x4_Sub(a.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinA[d][0])));
             b.w = fcVec3x4_Add(b.w, fcVec3x4_Scale(imp, fcVec3x4_Load(spin->spinB[d][0])));
         }
-    fcBody4_Scatter(&a, bodies, blk->a);
-    fcBody4_Scatter(&b, bodies, blk->b);
+    fcBody4_Scatter(&a, bodies, blk->writeA);
+    fcBody4_Scatter(&b, bodies, blk->writeB);
 }
 
 FC_SIMD_CLONES static void fcContacts_WarmStartChunk(void* context, int begin, int end)
@@ -1278,7 +1270,7 @@ void fcContacts_EndStep(fcWorld* world)
             // is not, and the speed was most of this loop's work
             p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
             if (p->slipping) {
-                fcVec3 dv = fcVec3_Sub(fcSolve_PointVelocity(b, p->rB), fcSolve_PointVelocity(a, p->rA));
+                fcVec3 dv = fcVec3_Sub(fcBody_PointVelocity(b, p->rB), fcBody_PointVelocity(a, p->rA));
                 fcReal vn = fcVec3_Dot(dv, m->normal);
                 p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
             }
@@ -1396,8 +1388,8 @@ FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begi
             moved = fcV4_Max(moved, fcV4_Max(overlap, bounce));
             fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))));
         }
-        fcBody4_Scatter(&a, set->solverBodies, blk->a);
-        fcBody4_Scatter(&b, set->solverBodies, blk->b);
+        fcBody4_Scatter(&a, set->solverBodies, blk->writeA);
+        fcBody4_Scatter(&b, set->solverBodies, blk->writeB);
     }
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(moved);
 }

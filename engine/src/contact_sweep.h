@@ -102,9 +102,11 @@ FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodi
 FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
                                                bool reverse, W settled, W* unsettled)
 {
-    const int* sideA[FC_SWEEP_BLOCKS];
-    const int* sideB[FC_SWEEP_BLOCKS];
-    for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sideA[g] = blk[g]->a, sideB[g] = blk[g]->b;
+    const int *sideA[FC_SWEEP_BLOCKS], *sideB[FC_SWEEP_BLOCKS], *writeA[FC_SWEEP_BLOCKS], *writeB[FC_SWEEP_BLOCKS];
+    for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) {
+        sideA[g] = blk[g]->a, sideB[g] = blk[g]->b;
+        writeA[g] = blk[g]->writeA, writeB[g] = blk[g]->writeB;
+    }
     W_BODY a, b;
     W_NAME(fcSweep, _Gather)(&a, bodies, sideA);
     W_NAME(fcSweep, _Gather)(&b, bodies, sideB);
@@ -182,8 +184,8 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
             largest = W_(Max)(largest, W_(Abs)(delta));
         }
     }
-    W_NAME(fcSweep, _Scatter)(&a, bodies, sideA);
-    W_NAME(fcSweep, _Scatter)(&b, bodies, sideB);
+    W_NAME(fcSweep, _Scatter)(&a, bodies, writeA);
+    W_NAME(fcSweep, _Scatter)(&b, bodies, writeB);
     return largest;
 }
 

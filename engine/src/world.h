@@ -199,6 +199,11 @@ static inline fcVec3 fcBody_StepForce(const fcWorld* world, const fcBody* b)
 {
     return b->appliedStep == world->stepCount ? fcVec3_Add(b->force, b->appliedForce) : b->force;
 }
+// the velocity of a body's point at lever r from its centre of mass
+static inline fcVec3 fcBody_PointVelocity(const fcBody* b, fcVec3 r)
+{
+    return fcVec3_Add(b->linearVelocity, fcVec3_Cross(b->angularVelocity, r));
+}
 static inline fcVec3 fcBody_StepTorque(const fcWorld* world, const fcBody* b)
 {
     return b->appliedStep == world->stepCount ? fcVec3_Add(b->torque, b->appliedTorque) : b->torque;

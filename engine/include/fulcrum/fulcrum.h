@@ -453,6 +453,9 @@ typedef struct fcUserConstraintRow {
     fcReal error;
 } fcUserConstraintRow;
 
+/// The callback reads its bodies' state from `state` only: during the step (and the projection, where it is called
+/// again as the positions move) the bodies' getters (fcBody_GetPosition, ...) may return a pose the step has not
+/// settled yet, and functions that change the world are refused while it is stepping.
 typedef void fcUserConstraintFcn(const fcUserConstraintState* state, fcUserConstraintRow* rows, void* context);
 
 typedef struct fcUserConstraintDef {
