@@ -23,11 +23,6 @@
 
 #if defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 12) && !defined(FC_SCALAR_V4)
 
-#if !defined(__clang__)
-// the helpers below are always inlined: the ABI of a 32-byte vector argument, which GCC warns about when
-// AVX is off, never applies
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 #define FC_V4_INLINE static inline __attribute__((always_inline))
 
 // the lanes' bits, for the selections (fcV8: below)
