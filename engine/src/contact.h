@@ -197,6 +197,7 @@ typedef struct fcContactSet {
     fcMat33* solverInvInertia;
     uint8_t* solverInertiaKept;   // 1: the same world inverse inertia as in the last prepare (fcContacts_Prepare)
     bool inertiaLoaded;           // the position pass loaded the bodies' inverse inertias since the last prepare
+    bool positionsCorrected;      // the last position pass had overlaps or bounces to correct
     int solverBodyCount, solverBodyCapacity;
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;

@@ -474,6 +474,25 @@ FC_V4_INLINE fcVec3x4 fcVec3x4_Select(fcV4 mask, fcVec3x4 a, fcVec3x4 b)
     return r;
 }
 
+// the tangents of a curved block's lanes (on: 1) follow their normals: the last first tangent without its part
+// along n
+FC_V4_INLINE void fcContacts_CurveTangents(fcContactBlock* blk, const fcReal* on)
+{
+    fcV4 one = fcV4_Splat(1), isOn = fcV4_Load(on);
+    fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+    fcVec3x4 t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4 t0n = fcVec3x4_Add(t0, fcVec3x4_Scale(fcV4_Neg(fcVec3x4_Dot(t0, n)), n));
+    fcV4 tl = fcV4_Sqrt(fcVec3x4_Dot(t0n, t0n));
+    t0n = fcVec3x4_Scale(fcV4_Div(one, tl), t0n);
+    fcReal tlLanes[FC_LANES];
+    fcV4_Store(tlLanes, tl);
+    fcVec3x4_Store(blk->tangent[0][0], fcVec3x4_Select(isOn, t0n, t0));
+    for (int l = 0; l < FC_LANES; ++l)
+        if (on[l] != 0 && !(tlLanes[l] > 1e-9)) fcContacts_PutVec3(blk->tangent[0][0], l, fcVec3_Perpendicular(fcContacts_GetVec3(blk->normal[0], l)));
+    t0 = fcVec3x4_Load(blk->tangent[0][0]);
+    fcVec3x4_Store(blk->tangent[1][0], fcVec3x4_Select(isOn, fcVec3x4_Cross(n, t0), fcVec3x4_Load(blk->tangent[1][0])));
+}
+
 // A curved block's lanes at the bodies' current poses (a, b: the lanes' poses), four lanes at a time: their
 // normals and tangents into the block, and per point the separations and lever arms (the other lanes keep theirs:
 // on = 0). Each lane computes what it would alone (its kind's case selected, the rest thrown away).
@@ -509,19 +528,8 @@ FC_V4_INLINE void fcContacts_Curve(fcContactBlock* blk, const fcContactCurve4* c
     for (int k = 0; k < 4; ++k) qf[k] = fcV4_Greater(isFaceA, zero, a->orientation[k], b->orientation[k]);
     fcVec3x4 face = fcVec3x4_Rotate(qf, fcVec3x4_FromLanes(cv->faceNormal + 0, cv->faceNormal + 1, cv->faceNormal + 2, cv->faceNormal + 3));
     n = fcVec3x4_Select(isCores, n, fcVec3x4_Select(isOn, face, last));
-    // the tangents follow: the last first tangent without its part along n
-    fcVec3x4 t0 = fcVec3x4_Load(blk->tangent[0][0]);
-    fcVec3x4 t0n = fcVec3x4_Add(t0, fcVec3x4_Scale(fcV4_Neg(fcVec3x4_Dot(t0, n)), n));
-    fcV4 tl = fcV4_Sqrt(fcVec3x4_Dot(t0n, t0n));
-    t0n = fcVec3x4_Scale(fcV4_Div(one, tl), t0n);
-    fcReal tlLanes[FC_LANES];
-    fcV4_Store(tlLanes, tl);
     fcVec3x4_Store(blk->normal[0], n);
-    fcVec3x4_Store(blk->tangent[0][0], fcVec3x4_Select(isOn, t0n, t0));
-    for (int l = 0; l < FC_LANES; ++l)
-        if (on[l] != 0 && !(tlLanes[l] > 1e-9)) fcContacts_PutVec3(blk->tangent[0][0], l, fcVec3_Perpendicular(fcContacts_GetVec3(blk->normal[0], l)));
-    t0 = fcVec3x4_Load(blk->tangent[0][0]);
-    fcVec3x4_Store(blk->tangent[1][0], fcVec3x4_Select(isOn, fcVec3x4_Cross(n, t0), fcVec3x4_Load(blk->tangent[1][0])));
+    fcContacts_CurveTangents(blk, on);
     fcV4 lanePoints = fcV4_Load(count);
     for (int i = 0; i < blk->points; ++i) {
         // the points fixed in the bodies, or the cores' closest points
@@ -1347,6 +1355,22 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(bounced);
 }
 
+// The tangents of the curved blocks turned once more: a position pass that measured first without rows and then
+// with them measured the round surfaces twice, which gives the same normals, separations and lever arms but turns
+// the tangents twice (their round-off differs); a pass that built the rows at once repeats it, for the same bits
+static void fcContacts_CurveTangentsChunk(void* context, int begin, int end)
+{
+    const fcContactTask* task = context;
+    fcContactSet* set = &task->world->contacts;
+    for (int bi = task->first + begin; bi < task->first + end; ++bi) {
+        fcContactBlock* blk = set->blocks + bi;
+        if (blk->curve < 0) continue;
+        fcReal on[FC_LANES];
+        for (int l = 0; l < FC_LANES; ++l) on[l] = set->curves[blk->curve].kind[l] != fc_curveNone;
+        fcContacts_CurveTangents(blk, on);
+    }
+}
+
 static fcReal fcContacts_PositionRows(fcWorld* world, bool rows, bool* bounces)
 {
     fcContactTask task = {.rows = rows};
@@ -1413,15 +1437,24 @@ void fcContacts_SolvePositions(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     // no overlap past the slop and no bounce to place (a resting stack, most substeps): nothing to correct, and
-    // the rows need not be built (the first pass would correct nothing)
-    bool bounces = false;
-    fcReal deepest = fcContacts_PositionRows(world, false, &bounces);
-    if (deepest <= world->def.contactSlop && !bounces) {
+    // the rows need not be built (the first pass would correct nothing). A substep after one that corrected (a
+    // rain, an impact) likely corrects too: its rows are built by the pass that measures, not by a second one
+    // (the same numbers either way)
+    bool bounces = false, rows = set->positionsCorrected;
+    if (rows) fcContacts_LoadInertias(world);
+    fcReal deepest = fcContacts_PositionRows(world, rows, &bounces);
+    set->positionsCorrected = deepest > world->def.contactSlop || bounces;
+    if (!set->positionsCorrected) {
         world->stats.maxPenetration = fmax(world->stats.maxPenetration, deepest);
         return;
     }
-    fcContacts_LoadInertias(world);
-    deepest = fcContacts_PositionRows(world, true, &bounces);
+    if (!rows) {
+        fcContacts_LoadInertias(world);
+        deepest = fcContacts_PositionRows(world, true, &bounces);
+    } else if (set->curveCount > 0) {
+        fcContactTask task;
+        fcContacts_ForBlocks(world, fcContacts_CurveTangentsChunk, &task);
+    }
     memset(set->solverBodies, 0, sizeof(fcSolverBody) * (size_t)set->solverBodyCount);
     bool moved = false;
     for (int it = 0; it < world->def.contactPositionIterations; ++it) {
