@@ -1101,7 +1101,7 @@ void fcContacts_WarmStart(fcWorld* world)
 // sweep's order go side by side in eight lanes when they have the same colour, as many points and neither resists
 // rolling (the same bits as one after the other). Slot 0: the largest impulse change; slot 1: > 0 when some
 // manifold has not settled.
-FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs)
+FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs, bool cone)
 {
     const fcContactTask* task = context;
     fcContactSet* set = &task->world->contacts;
@@ -1118,7 +1118,7 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
         if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
             blks[0]->spin < 0 && set->blocks[bj].spin < 0) {
             blks[1] = set->blocks + bj;
-            largest8 = fcV8_Max(largest8, fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, task->cone, task->reverse, settled8, &unsettled8));
+            largest8 = fcV8_Max(largest8, fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8));
             ++k;
             continue;
         }
@@ -1126,7 +1126,7 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
         (void)pairs;
 #endif
         fcContactSpin4* spin = blks[0]->spin >= 0 ? set->spins + blks[0]->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlocks4(blks, spin, set->solverBodies, task->cone, task->reverse, settled, &unsettled));
+        largest = fcV4_Max(largest, fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled));
     }
 #ifdef FC_HAVE_V8
     largest = fcV4_Max(largest, fcV4_Max(fcV8_Low(largest8), fcV8_High(largest8)));
@@ -1136,10 +1136,20 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
 
-FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, false); }
+// one copy for the friction pyramid and one for the cone: with the cone's lane-by-lane projection in the loop, the
+// compiler kept fewer of the blocks' rows and velocities in registers (spilled them) in the pyramid's too
+FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
+{
+    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, false, true);
+    else fcContacts_SweepBlocks(context, begin, end, false, false);
+}
 
 #ifdef FC_HAVE_V8
-FC_SIMD_AVX512 static void fcContacts_SweepChunk8(void* context, int begin, int end) { fcContacts_SweepBlocks(context, begin, end, true); }
+FC_SIMD_AVX512 static void fcContacts_SweepChunk8(void* context, int begin, int end)
+{
+    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, true, true);
+    else fcContacts_SweepBlocks(context, begin, end, true, false);
+}
 #endif
 
 // One projected Gauss-Seidel sweep over every block; alternate sweeps run backwards (symmetric Gauss-Seidel),
