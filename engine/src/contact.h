@@ -136,6 +136,7 @@ typedef struct fcContactBlock {
     int spin;                      // index into spins, -1: no lane resists rolling or spinning
     int curve;                     // index into curves, -1: no lane's normal follows round surfaces
     bool withNext;                 // the next block has the same colour (they share no dynamic body)
+    bool still;                    // every lane's a is static: solver body 0, the world at rest (the ground's contacts)
     bool rowsPrepared;             // the rows' I^-1 (r x d) and masses are those of this step's r x d
     fcContact* contact[FC_LANES];  // NULL: an empty lane
     fcContactManifold* manifold[FC_LANES];

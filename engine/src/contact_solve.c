@@ -592,8 +592,10 @@ static void fcContacts_AddBlock(fcWorld* world, const fcContactLayoutKey** keys)
         }
         blk->spin = set->spinCount++;
     }
+    blk->still = true;
     for (int l = 0; l < FC_LANES; ++l) {
         const fcContactLayoutKey* k = keys[l];
+        blk->still = blk->still && (k == NULL || (k->flags >> fc_layoutTypeA & 3) == fc_staticBody);
         fcContacts_SetLane(world, blk, l, k ? (fcContact*)k->contact : NULL, k ? (fcContactManifold*)k->manifold : NULL,
                            k ? fcContacts_KeyCurve(k) : fc_curveNone);
     }
@@ -986,7 +988,7 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
             fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
             if (blk->curve >= 0) s = fcV4_Greater(fcV4_Load(now.on), zero, fcV4_Load(now.separation[i]), s);
-            fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb);
+            fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb, false);
             // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
             // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
             // the velocity of the bounce (fcContacts_Bounce).
@@ -1067,9 +1069,9 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     fcVec3x4 n = fcVec3x4_Load(blk->normal[0]), t[2] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
     for (int i = 0; i < blk->points; ++i) {
         const fcContactPoint4* sp = blk->point + i;
-        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse));
-        fcRow4_Apply(&sp->t[0], &t[0], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[0]));
-        fcRow4_Apply(&sp->t[1], &t[1], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[1]));
+        fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse), false);
+        fcRow4_Apply(&sp->t[0], &t[0], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[0]), false);
+        fcRow4_Apply(&sp->t[1], &t[1], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[1]), false);
     }
     if (spin)
         for (int d = 0; d < 3; ++d) {
@@ -1118,7 +1120,10 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
         if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
             blks[0]->spin < 0 && set->blocks[bj].spin < 0) {
             blks[1] = set->blocks + bj;
-            largest8 = fcV8_Max(largest8, fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8));
+            bool still = blks[0]->still && blks[1]->still;
+            fcV8 change = still ? fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8, true)
+                                : fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8, false);
+            largest8 = fcV8_Max(largest8, change);
             ++k;
             continue;
         }
@@ -1126,7 +1131,9 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
         (void)pairs;
 #endif
         fcContactSpin4* spin = blks[0]->spin >= 0 ? set->spins + blks[0]->spin : NULL;
-        largest = fcV4_Max(largest, fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled));
+        fcV4 change = blks[0]->still ? fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled, true)
+                                     : fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled, false);
+        largest = fcV4_Max(largest, change);
     }
 #ifdef FC_HAVE_V8
     largest = fcV4_Max(largest, fcV4_Max(fcV8_Low(largest8), fcV8_High(largest8)));
@@ -1195,7 +1202,7 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
             fcV4_Store(sp->totalTangentImpulse[0], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0));
             fcV4_Store(sp->totalTangentImpulse[1], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1));
             fcV4 mass = fcV4_Load(sp->n.mass);  // 0: an empty lane or point
-            fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b), fcV4_Load(sp->bias));
+            fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b, false), fcV4_Load(sp->bias));
             fcV4 k = fcV4_Greater(mass, zero, fcV4_Div(one, fcV4_Greater(mass, zero, mass, one)), zero);
             fcV4 r = fcV4_Abs(fcV4_Min(fcV4_Mul(lambda, k), gap));
             worst = fcV4_Max(worst, fcV4_Greater(mass, zero, r, zero));
@@ -1409,7 +1416,7 @@ FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begi
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
             const fcContactRow4* row = pos->row + i;
-            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcRow4_Velocity(row, &n, &a, &b));
+            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcRow4_Velocity(row, &n, &a, &b, false));
             // an overlap past the slop: beta of the excess, at most maxCorrection
             fcV4 error = fcV4_Sub(s, slop);
             fcV4 overlap = fcV4_Greater(zero, error, one, zero);
@@ -1420,7 +1427,7 @@ FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begi
             correction = fcV4_Greater(bounce, zero, fcV4_Sub(s, fcV4_Load(sp->bounceTarget)), correction);
             fcV4_Store(sp->bounced, zero);
             moved = fcV4_Max(moved, fcV4_Max(overlap, bounce));
-            fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))));
+            fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))), false);
         }
         fcBody4_Scatter(&a, set->solverBodies, blk->writeA);
         fcBody4_Scatter(&b, set->solverBodies, blk->writeB);

@@ -48,23 +48,35 @@ FC_V4_INLINE fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
 #define W_LOAD3R(p, member) {W_LOADR(p, member[0]), W_LOADR(p, member[1]), W_LOADR(p, member[2])}
 #define W_LOAD3(p, member) {W_LOAD(p, member[0]), W_LOAD(p, member[1]), W_LOAD(p, member[2])}
 
-// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a
-FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b)
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a. With `still` (every lane's a is solver body 0,
+// the world at rest: v_a = w_a = +0) the a terms are left out: v_b - (+0) is v_b, and taking away (r_a x d) . (+0),
+// a zero, changes no value but the sign of a zero J v, which neither the normal rows' impulses (they are never -0)
+// nor the friction rows' changes see (a friction impulse may come out -0 for +0)
+FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b, bool still)
 {
+    if (still) {
+        W3 angB = W_LOAD3R(row, ->angB);
+        return W_(Add)(W_DOT(*d, b->v), W_DOT(angB, b->w));
+    }
     W3 dv = {W_(Sub)(b->v.x, a->v.x), W_(Sub)(b->v.y, a->v.y), W_(Sub)(b->v.z, a->v.z)};
     W3 angA = W_LOAD3R(row, ->angA), angB = W_LOAD3R(row, ->angB);
     return W_(Sub)(W_(Add)(W_DOT(*d, dv), W_DOT(angB, b->w)), W_DOT(angA, a->w));
 }
 
-// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
-FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse)
+// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way. With `still`, a is left at +0 (its
+// mass and inverse inertia are zero: it would add zeros to +0)
+FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
 {
-    W la = W_(Mul)(W_(Neg)(impulse), massA), lb = W_(Mul)(impulse, massB);
-    W3 iangA = W_LOAD3R(row, ->iangA), iangB = W_LOAD3R(row, ->iangB);
-    a->v.x = W_(Add)(a->v.x, W_(Mul)(la, d->x)), a->v.y = W_(Add)(a->v.y, W_(Mul)(la, d->y)), a->v.z = W_(Add)(a->v.z, W_(Mul)(la, d->z));
+    W lb = W_(Mul)(impulse, massB);
+    W3 iangB = W_LOAD3R(row, ->iangB);
+    if (!still) {
+        W la = W_(Mul)(W_(Neg)(impulse), massA);
+        W3 iangA = W_LOAD3R(row, ->iangA);
+        a->v.x = W_(Add)(a->v.x, W_(Mul)(la, d->x)), a->v.y = W_(Add)(a->v.y, W_(Mul)(la, d->y)), a->v.z = W_(Add)(a->v.z, W_(Mul)(la, d->z));
+        a->w.x = W_(Sub)(a->w.x, W_(Mul)(impulse, iangA.x)), a->w.y = W_(Sub)(a->w.y, W_(Mul)(impulse, iangA.y));
+        a->w.z = W_(Sub)(a->w.z, W_(Mul)(impulse, iangA.z));
+    }
     b->v.x = W_(Add)(b->v.x, W_(Mul)(lb, d->x)), b->v.y = W_(Add)(b->v.y, W_(Mul)(lb, d->y)), b->v.z = W_(Add)(b->v.z, W_(Mul)(lb, d->z));
-    a->w.x = W_(Sub)(a->w.x, W_(Mul)(impulse, iangA.x)), a->w.y = W_(Sub)(a->w.y, W_(Mul)(impulse, iangA.y));
-    a->w.z = W_(Sub)(a->w.z, W_(Mul)(impulse, iangA.z));
     b->w.x = W_(Add)(b->w.x, W_(Mul)(impulse, iangB.x)), b->w.y = W_(Add)(b->w.y, W_(Mul)(impulse, iangB.y));
     b->w.z = W_(Add)(b->w.z, W_(Mul)(impulse, iangB.z));
 }
@@ -100,7 +112,7 @@ FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodi
 // (reversed on alternate sweeps). Returns the largest impulse change per lane. An empty lane or point has zero rows
 // and changes nothing.
 FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
-                                               bool reverse, W settled, W* unsettled)
+                                               bool reverse, W settled, W* unsettled, bool still)
 {
     const int *sideA[FC_SWEEP_BLOCKS], *sideB[FC_SWEEP_BLOCKS], *writeA[FC_SWEEP_BLOCKS], *writeB[FC_SWEEP_BLOCKS];
     for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) {
@@ -118,14 +130,14 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
     const fcContactRow4* row[FC_SWEEP_BLOCKS];
     for (int k = 0; k < count; ++k) {
         for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k), row[g] = &sp[g]->n;
-        W vn = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &n, &a, &b);
+        W vn = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &n, &a, &b, still);
         W old = W_LOAD(sp, ->normalImpulse);
         W trial = W_(Sub)(old, W_(Mul)(W_LOAD(sp, ->n.mass), W_(Sub)(vn, W_LOAD(sp, ->bias))));
         W next = W_(Greater)(trial, zero, trial, zero);
         W delta = W_(Sub)(next, old);
         W_STORE(sp, ->trialImpulse, trial);
         W_STORE(sp, ->normalImpulse, next);
-        W_NAME(fcRow, _Apply)(W_ROWARG(row), &n, massA, massB, &a, &b, delta);
+        W_NAME(fcRow, _Apply)(W_ROWARG(row), &n, massA, massB, &a, &b, delta, still);
         largest = W_(Max)(largest, W_(Abs)(delta));
         totalNormal = W_(Add)(totalNormal, next);
     }
@@ -159,7 +171,7 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
         W old[2], next[2];
         for (int i = 0; i < 2; ++i) {
             for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
-            W vt = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &t[i], &a, &b);
+            W vt = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &t[i], &a, &b, still);
             old[i] = W_LOAD(sp, ->tangentImpulse[i]);
             next[i] = W_(Sub)(old[i], W_(Mul)(W_LOAD(sp, ->t[i].mass), vt));
             if (!cone) next[i] = W_(Min)(W_(Max)(next[i], W_(Neg)(bound)), bound);
@@ -180,7 +192,7 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
             for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
             W delta = W_(Sub)(next[i], old[i]);
             W_STORE(sp, ->tangentImpulse[i], next[i]);
-            W_NAME(fcRow, _Apply)(W_ROWARG(row), &t[i], massA, massB, &a, &b, delta);
+            W_NAME(fcRow, _Apply)(W_ROWARG(row), &t[i], massA, massB, &a, &b, delta, still);
             largest = W_(Max)(largest, W_(Abs)(delta));
         }
     }
