@@ -10,6 +10,7 @@
 #include "tasks.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 bool fcContacts_HasRows(const fcWorld* world) { return world->contacts.enabledCount > 0; }
@@ -253,6 +254,44 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
         runBegin = runEnd = 0;
         if (split) fcContacts_RunChunks(world, fn, task, begin, end - begin, FC_CONTACT_COLOR_GRAIN);
     }
+}
+
+// The manifolds of the block FC_CONTACT_PREFETCH_AHEAD past block bi into the cache (for writing with `write`): the
+// passes that copy between blocks and manifolds take them in block order, which is not the contacts' (each some
+// 3 KB), so that every lane's manifold is a cache miss the hardware cannot foresee
+#define FC_CONTACT_PREFETCH_AHEAD 2
+static inline void fcContacts_PrefetchManifolds(const fcContactSet* set, int bi, int end, bool write)
+{
+#if defined(__GNUC__)
+    bi += FC_CONTACT_PREFETCH_AHEAD;
+    if (bi >= end) return;
+    const fcContactBlock* blk = set->blocks + bi;
+    for (int l = 0; l < FC_LANES; ++l) {
+        const fcContactManifold* m = blk->manifold[l];
+        if (m == NULL) continue;
+        const char* p = (const char*)m;
+        for (size_t off = 0; off < sizeof(fcContactManifold); off += 64) {
+            if (write) __builtin_prefetch(p + off, 1);
+            else __builtin_prefetch(p + off, 0);
+        }
+    }
+#else
+    (void)set, (void)bi, (void)end, (void)write;
+#endif
+}
+
+// the same for the passes over the touching contacts in their order (FC_FOR_EACH_MANIFOLD): contact t + ahead's
+// first manifold, most contacts' only one (the contacts lie some 3 KB apart, too far for the hardware's prefetch)
+static inline void fcContacts_PrefetchTouching(const fcContactSet* set, int t)
+{
+#if defined(__GNUC__)
+    t += FC_CONTACT_PREFETCH_AHEAD;
+    if (t >= set->touchingCount) return;
+    const char* p = (const char*)(set->contacts + set->touching[t]);
+    for (size_t off = 0; off < offsetof(fcContact, manifolds) + sizeof(fcContactManifold); off += 64) __builtin_prefetch(p + off, 0);
+#else
+    (void)set, (void)t;
+#endif
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -613,6 +652,7 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
     fcVec3 up = fcVec3_Neg(world->def.gravity);
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
+        if (m == c->manifolds) fcContacts_PrefetchTouching(set, t_);
         if (m->pointCount == 0) continue;
         if (count == set->layoutKeyCapacity) {
             set->layoutKeyCapacity = 2 * set->layoutKeyCapacity + 64;
@@ -796,6 +836,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
     fcContactSet* set = &world->contacts;
     const fcVec3 zero = fcV3(0, 0, 0);
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
+        fcContacts_PrefetchManifolds(set, bi, task->first + end, false);
         fcContactBlock* blk = set->blocks + bi;
         int points = 0;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -1280,6 +1321,7 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
     const fcContactTask* task = context;
     fcContactSet* set = &task->world->contacts;
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
+        fcContacts_PrefetchManifolds(set, bi, task->first + end, true);
         const fcContactBlock* blk = set->blocks + bi;
         const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -1320,6 +1362,7 @@ void fcContacts_EndStep(fcWorld* world)
     const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
     FC_FOR_EACH_MANIFOLD(world, c, m)
     {
+        if (m == c->manifolds) fcContacts_PrefetchTouching(&world->contacts, t_);
         fcBody* a = world->bodies + c->bodyA;
         fcBody* b = world->bodies + c->bodyB;
         bool slipNow = false, slipBefore = false;
