@@ -195,9 +195,8 @@ typedef struct fcContactSet {
     fcSolverBody* solverBodies;   // (solverBodyCount) 0: the world at rest
     int* solverBodyIndex;         // the fcBody of each solver body (-1 for 0)
     fcReal* solverInvMass;
-    fcMat33* solverInvInertia;
+    fcMat33* solverInvInertia;    // (2 solverBodyCapacity) the last prepare's; past solverBodyCapacity the position pass's
     uint8_t* solverInertiaKept;   // 1: the same world inverse inertia as in the last prepare (fcContacts_Prepare)
-    bool inertiaLoaded;           // the position pass loaded the bodies' inverse inertias since the last prepare
     bool positionsCorrected;      // the last position pass had overlaps or bounces to correct
     int solverBodyCount, solverBodyCapacity;
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none

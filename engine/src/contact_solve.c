@@ -310,7 +310,7 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
         set->solverBodies = fcRealloc(set->solverBodies, sizeof(fcSolverBody) * n);
         set->solverBodyIndex = fcRealloc(set->solverBodyIndex, sizeof(int) * n);
         set->solverInvMass = fcRealloc(set->solverInvMass, sizeof(fcReal) * n);
-        set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * n);
+        set->solverInvInertia = fcRealloc(set->solverInvInertia, sizeof(fcMat33) * 2 * n);  // contact.h
         set->solverInertiaKept = fcRealloc(set->solverInertiaKept, n);
     }
     set->solverBodyIndex[set->solverBodyCount] = body;
@@ -742,7 +742,7 @@ static void fcContacts_Structure(fcWorld* world)
         set->solverBodies = fcAlloc(sizeof(fcSolverBody) * n);
         set->solverBodyIndex = fcAlloc(sizeof(int) * n);
         set->solverInvMass = fcAlloc(sizeof(fcReal) * n);
-        set->solverInvInertia = fcAlloc(sizeof(fcMat33) * n);
+        set->solverInvInertia = fcAlloc(sizeof(fcMat33) * 2 * n);
         set->solverInertiaKept = fcAlloc(n);
     }
     set->solverBodyIndex[0] = -1;
@@ -928,12 +928,12 @@ FC_V4_INLINE void fcContacts_GatherPose(const fcWorld* world, const int* bodies,
 }
 
 // each lane's solver body's world inverse inertia, the same way
-FC_V4_INLINE void fcContacts_GatherInertia(const fcWorld* world, const int* solver, fcSide4* side)
+FC_V4_INLINE void fcContacts_GatherInertia(const fcMat33* inertias, const int* solver, fcSide4* side)
 {
     fcV4 lo[4], hi[4];
     fcReal last[FC_LANES];  // the matrices' ninth entries
     for (int l = 0; l < FC_LANES; ++l) {
-        const fcReal* m = &world->contacts.solverInvInertia[solver[l]].cx.x;
+        const fcReal* m = &inertias[solver[l]].cx.x;
         lo[l] = fcV4_Load(m);
         hi[l] = fcV4_Load(m + 4);
         last[l] = m[8];
@@ -1038,8 +1038,8 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
         fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         if (!keep) {
-            fcContacts_GatherInertia(world, blk->a, &a);
-            fcContacts_GatherInertia(world, blk->b, &b);
+            fcContacts_GatherInertia(set->solverInvInertia, blk->a, &a);
+            fcContacts_GatherInertia(set->solverInvInertia, blk->b, &b);
             for (int i = 0; i < blk->points; ++i) {
                 fcContactPoint4* sp = blk->point + i;
                 fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
@@ -1103,11 +1103,11 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverBodies[k].pad[0] = set->solverBodies[k].pad[1] = 0;
         set->solverInvMass[k] = dynamic ? b->invMass : 0;
         fcMat33 inertia = dynamic ? b->invInertiaWorld : fcMat33_Zero();
-        // the same bits as in the last prepare (the position pass may have loaded others since: then none is kept)
-        set->solverInertiaKept[k] = !set->inertiaLoaded && memcmp(&inertia, set->solverInvInertia + k, sizeof inertia) == 0;
+        // the same bits as in the last prepare (the position pass loads its own into the array's second half, so
+        // that a substep after one that corrected keeps the rows too: S4's rain, every substep)
+        set->solverInertiaKept[k] = memcmp(&inertia, set->solverInvInertia + k, sizeof inertia) == 0;
         set->solverInvInertia[k] = inertia;
     }
-    set->inertiaLoaded = false;
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
     world->stats.contactPoints = set->layoutPoints;
@@ -1415,8 +1415,9 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
         fcContacts_GatherPose(world, blk->bodyA, &a);
         fcContacts_GatherPose(world, blk->bodyB, &b);
         if (rows) {
-            fcContacts_GatherInertia(world, blk->a, &a);
-            fcContacts_GatherInertia(world, blk->b, &b);
+            const fcMat33* inertias = set->solverInvInertia + set->solverBodyCapacity;  // the position pass's
+            fcContacts_GatherInertia(inertias, blk->a, &a);
+            fcContacts_GatherInertia(inertias, blk->b, &b);
         }
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
         fcCurveNow now;
@@ -1527,8 +1528,9 @@ static bool fcContacts_PositionSweep(fcWorld* world)
 static void fcContacts_LoadInertias(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    for (int k = 1; k < set->solverBodyCount; ++k) set->solverInvInertia[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
-    set->inertiaLoaded = true;
+    fcMat33* inertias = set->solverInvInertia + set->solverBodyCapacity;
+    inertias[0] = fcMat33_Zero();
+    for (int k = 1; k < set->solverBodyCount; ++k) inertias[k] = world->bodies[set->solverBodyIndex[k]].invInertiaWorld;
 }
 
 void fcContacts_SolvePositions(fcWorld* world)
