@@ -138,6 +138,7 @@ typedef struct fcContactBlock {
     bool withNext;                 // the next block has the same colour (they share no dynamic body)
     bool still;                    // every lane's a is static: solver body 0, the world at rest (the ground's contacts)
     bool rowsPrepared;             // the rows' I^-1 (r x d) and masses are those of this step's r x d
+    fcReal lanePoints[FC_LANES];   // each lane's points: past them a point's rows have zero mass
     fcContact* contact[FC_LANES];  // NULL: an empty lane
     fcContactManifold* manifold[FC_LANES];
     fcReal normal[3][FC_LANES], tangent[2][3][FC_LANES];

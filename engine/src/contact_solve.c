@@ -688,12 +688,8 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
 // Within each colour, the manifolds alike side by side (a stable counting sort): as many points (a block runs as many
 // as its lane with the most), rolling resistance or not (a block with one such lane runs those rows for all four),
 // the ground's or not (fcContactBlock.still); blocks alike pair in the eight-lane sweep. A colour's manifolds share
-// no dynamic body, so their order within it changes no result, with one exception: a colour with round surfaces
-// keeps its order. A lane that follows round surfaces (fcContacts_Curve) and has fewer points than its block gives
-// the points it lacks zero separation and lever arms, but rows of nonzero mass: contacts at the bodies' centres that
-// do push (S7's ragdolls: three in four such points carried load). Removing them (zero rows) took S7's deepest
-// overlap from 1.5 to 9.4 cm, and sorting its colours, which removes many, to 1.9 cm: their blocks are left as
-// they were. (S4's rain: its blocks' lanes had 22 % more points than its manifolds.)
+// no dynamic body, so their order within it changes no result. (S4's rain: its blocks' lanes had 22 % more points
+// than its manifolds.) The points a lane lacks have rows of zero mass (fcContactBlock.lanePoints).
 #define FC_CONTACT_SORT_BUCKETS (2 * 2 * FC_MAX_MANIFOLD_POINTS)
 static int fcContacts_SortBucket(const fcContactLayoutKey* key)
 {
@@ -709,9 +705,7 @@ static void fcContacts_SortColors(fcContactSet* set, const int* counts)
     int first = 0;
     for (int color = 0; color < FC_CONTACT_COLORS; ++color) {  // past the colours the order matters: kept
         int count = counts[color];
-        bool round = false;
-        for (int k = first; k < first + count && !round; ++k) round = fcContacts_KeyCurve(order[k]) != fc_curveNone;
-        if (count > 1 && !round) {
+        if (count > 1) {
             int at[FC_CONTACT_SORT_BUCKETS + 1] = {0};
             for (int k = first; k < first + count; ++k) at[fcContacts_SortBucket(order[k]) + 1] += 1;
             for (int q = 0; q < FC_CONTACT_SORT_BUCKETS; ++q) at[q + 1] += at[q];
@@ -848,6 +842,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             blk->friction[l] = m ? c->friction : 0;
             blk->restitution[l] = m ? c->restitution : 0;
             if (m && m->pointCount > points) points = m->pointCount;
+            blk->lanePoints[l] = m ? m->pointCount : 0;
         }
         blk->points = points;
         blk->rowsPrepared = false;
@@ -945,7 +940,7 @@ FC_V4_INLINE void fcContacts_GatherInertia(const fcMat33* inertias, const int* s
 }
 
 // 1 / (J M^-1 J^T) of a row, and its I^-1 (r x d)
-FC_V4_INLINE void fcRow4_Prepare(fcContactRow4* row, const fcSide4* a, const fcSide4* b, fcV4 massA, fcV4 massB)
+FC_V4_INLINE void fcRow4_Prepare(fcContactRow4* row, const fcSide4* a, const fcSide4* b, fcV4 massA, fcV4 massB, fcV4 valid)
 {
     fcVec3x4 angA = fcVec3x4_Load(row->angA[0]), angB = fcVec3x4_Load(row->angB[0]);
     fcVec3x4 iangA = fcVec3x4_MulM(a->invInertia, angA), iangB = fcVec3x4_MulM(b->invInertia, angB);
@@ -953,7 +948,7 @@ FC_V4_INLINE void fcRow4_Prepare(fcContactRow4* row, const fcSide4* a, const fcS
     fcVec3x4_Store(row->iangB[0], iangB);
     fcV4 k = fcV4_Add(fcV4_Add(fcV4_Add(massA, massB), fcVec3x4_Dot(angA, iangA)), fcVec3x4_Dot(angB, iangB));
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
-    fcV4_Store(row->mass, fcV4_Greater(k, zero, fcV4_Div(one, fcV4_Greater(k, zero, k, one)), zero));
+    fcV4_Store(row->mass, fcV4_Greater(fcV4_Min(k, valid), zero, fcV4_Div(one, fcV4_Greater(k, zero, k, one)), zero));
 }
 
 // a lane's body's acceleration from gravity and the applied forces (-1, static, kinematic, asleep: none)
@@ -1040,11 +1035,13 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         if (!keep) {
             fcContacts_GatherInertia(set->solverInvInertia, blk->a, &a);
             fcContacts_GatherInertia(set->solverInvInertia, blk->b, &b);
+            fcV4 lanePoints = fcV4_Load(blk->lanePoints);
             for (int i = 0; i < blk->points; ++i) {
                 fcContactPoint4* sp = blk->point + i;
-                fcRow4_Prepare(&sp->n, &a, &b, massA, massB);
-                fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB);
-                fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB);
+                fcV4 valid = fcV4_Sub(lanePoints, fcV4_Splat((fcReal)i));  // > 0: lane l has point i
+                fcRow4_Prepare(&sp->n, &a, &b, massA, massB, valid);
+                fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB, valid);
+                fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB, valid);
             }
             if (spin) {
                 fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
@@ -1447,7 +1444,7 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
             if (!rows) continue;
             fcVec3x4_Store(pos->row[i].angA[0], fcVec3x4_Cross(ra, n));
             fcVec3x4_Store(pos->row[i].angB[0], fcVec3x4_Cross(rb, n));
-            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB);
+            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB, fcV4_Sub(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i)));
         }
     }
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(deepest);
