@@ -245,7 +245,7 @@ static int fcTree_Balance(fcAabbTree* t, int a)
 // Height alone says nothing about box quality, and incremental insertion leaves poor groupings behind: at
 // each node on the way up, swap one child with a grandchild on the other side when that shrinks the box it
 // joins most, and the heights stay within the slack.
-static void fcTree_Rotate(fcAabbTree* t, int a)
+static bool fcTree_Rotate(fcAabbTree* t, int a)
 {
     fcTreeNode* n = t->nodes;
     fcReal bestGain = 0;
@@ -268,7 +268,7 @@ static void fcTree_Rotate(fcAabbTree* t, int a)
             }
         }
     }
-    if (bestStay == FC_NULL_NODE) return;
+    if (bestStay == FC_NULL_NODE) return false;
     int other = n[bestUp].parent;
     if (n[a].child1 == bestStay) n[a].child1 = bestUp; else n[a].child2 = bestUp;
     if (n[other].child1 == bestUp) n[other].child1 = bestStay; else n[other].child2 = bestStay;
@@ -276,14 +276,30 @@ static void fcTree_Rotate(fcAabbTree* t, int a)
     n[bestStay].parent = other;
     fcTree_Refit(t, other);
     fcTree_Refit(t, a);
+    return true;
 }
 
-static void fcTree_BalanceUp(fcAabbTree* t, int i)
+static bool fcBox_Equal(fcAabb a, fcAabb b)
+{
+    return a.lo.x == b.lo.x && a.lo.y == b.lo.y && a.lo.z == b.lo.z && a.hi.x == b.hi.x && a.hi.y == b.hi.y &&
+           a.hi.z == b.hi.z;
+}
+
+// The walk stops at the first node that comes out as it was (same box, same height, nothing moved under it): the
+// nodes above it are already consistent, and a leaf moving inside its old ancestors' boxes (the common reinsertion)
+// no longer refits, balances and tries rotations all the way to the root (in the S4 rain, 7000 instructions a
+// reinsertion). A fresh parent (insertion) has no old state and never stops the walk.
+static void fcTree_BalanceUp(fcAabbTree* t, int i, bool fresh)
 {
     while (i != FC_NULL_NODE) {
-        i = fcTree_Balance(t, i);
-        fcTree_Rotate(t, i);
-        i = t->nodes[i].parent;
+        fcAabb box = t->nodes[i].box;
+        int height = t->nodes[i].height;
+        int j = fcTree_Balance(t, i);
+        bool rotated = fcTree_Rotate(t, j);
+        const fcTreeNode* n = t->nodes + j;
+        if (!fresh && j == i && !rotated && n->height == height && fcBox_Equal(n->box, box)) return;
+        fresh = false;
+        i = n->parent;
     }
 }
 
@@ -332,7 +348,7 @@ static void fcTree_InsertLeaf(fcAabbTree* t, int leaf)
     n[sibling].parent = parent;
     n[leaf].parent = parent;
     fcTree_ReplaceChild(t, oldParent, sibling, parent);
-    fcTree_BalanceUp(t, parent);
+    fcTree_BalanceUp(t, parent, true);
 }
 
 static void fcTree_RemoveLeaf(fcAabbTree* t, int leaf)
@@ -348,7 +364,7 @@ static void fcTree_RemoveLeaf(fcAabbTree* t, int leaf)
     fcTree_ReplaceChild(t, grand, parent, sibling);
     fcTree_FreeNode(t, parent);
     n[leaf].parent = FC_NULL_NODE;
-    fcTree_BalanceUp(t, grand);
+    fcTree_BalanceUp(t, grand, false);
 }
 
 // Subtree check for Validate: returns the number of nodes under i (i included), or -1 on the first fault.
