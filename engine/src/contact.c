@@ -323,6 +323,23 @@ static bool fcContacts_Unseen(const fcShape* s) { return s->def.categoryBits == 
 #define FC_PAIR_GRAIN 64
 #define FC_PAIR_INLINE 256
 
+// A shape in its body's frame (the common case) has the body's pose: the same values as fcShape_GetTransform's
+// product with the identity, without its two quaternion products (a tenth of the collide stage's per-shape work)
+static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape* s)
+{
+    const fcShapeDef* d = &s->def;
+    const fcBody* b = world->bodies + s->body;
+    bool atBody = d->localPosition.x == 0 && d->localPosition.y == 0 && d->localPosition.z == 0 && d->localOrientation.w == 1 &&
+                  d->localOrientation.x == 0 && d->localOrientation.y == 0 && d->localOrientation.z == 0;
+    if (!atBody) return fcShape_GetTransform(world, s);
+    fcTransform xf = {b->position, b->orientation};
+    return xf;
+}
+
+// fmin and fmax are calls into libm here (their NaN rules keep them from being inlined); the boxes are finite
+static fcReal fcContacts_Min(fcReal a, fcReal b) { return b < a ? b : a; }
+static fcReal fcContacts_Max(fcReal a, fcReal b) { return b > a ? b : a; }
+
 // per shape, in parallel: the pose of its frame (read by every pair's narrowphase) and its tight box. A static
 // shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put)
 static void fcContacts_RefitChunk(void* context, int begin, int end)
@@ -333,7 +350,7 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         if (!s->inUse || s->proxy < 0) continue;
         const fcBody* b = world->bodies + s->body;
         if (fcContacts_Moves(b) || b->moved) {
-            s->transform = fcShape_GetTransform(world, s);
+            s->transform = fcContacts_ShapeTransform(world, s);
             if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
         }
         // the speed at which its box's corners can turn toward another shape (a static body's: none), for the
@@ -365,8 +382,10 @@ static void fcContacts_RefreshProxies(fcWorld* world)
         // the box swept over the coming step: a fast body's pairs are found before it reaches them
         fcVec3 d = fcVec3_Scale(h, b->linearVelocity);
         fcAabb swept = s->aabb;
-        swept.lo = fcV3(fmin(swept.lo.x, swept.lo.x + d.x), fmin(swept.lo.y, swept.lo.y + d.y), fmin(swept.lo.z, swept.lo.z + d.z));
-        swept.hi = fcV3(fmax(swept.hi.x, swept.hi.x + d.x), fmax(swept.hi.y, swept.hi.y + d.y), fmax(swept.hi.z, swept.hi.z + d.z));
+        swept.lo = fcV3(fcContacts_Min(swept.lo.x, swept.lo.x + d.x), fcContacts_Min(swept.lo.y, swept.lo.y + d.y),
+                        fcContacts_Min(swept.lo.z, swept.lo.z + d.z));
+        swept.hi = fcV3(fcContacts_Max(swept.hi.x, swept.hi.x + d.x), fcContacts_Max(swept.hi.y, swept.hi.y + d.y),
+                        fcContacts_Max(swept.hi.z, swept.hi.z + d.z));
         fcBroadphase_MoveProxy(&world->broadphase, s->proxy, swept, d);
     }
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;
