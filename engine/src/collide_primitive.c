@@ -451,14 +451,16 @@ typedef struct fcClipVertex {
 // Keep the part of the polygon on the inner side of sign x_axis <= h. Vertices up to slack outside count as inside
 // and stay where they are; the polygon's edges are cut on the side itself, and only where they cross it clearly
 // (from deeper than slack inside), so that no cut lands next to a vertex it would duplicate. Returns the count.
-static int fcClipPolygon(const fcClipVertex* in, int n, fcClipVertex* out, int axis, fcReal sign, fcReal h,
-                         fcReal slack, int side)
+// dist[k] = sign * in[k].p[axis] - h, the caller's (it has them from its test whether any vertex is outside).
+static int fcClipPolygon(const fcClipVertex* in, const fcReal* dist, int n, fcClipVertex* out, int axis, fcReal sign,
+                         fcReal h, fcReal slack, int side)
 {
     int count = 0;
     for (int k = 0; k < n && count < FC_CLIP_MAX; ++k) {
+        int kn = k + 1 == n ? 0 : k + 1;
         const fcClipVertex* cur = in + k;
-        const fcClipVertex* nxt = in + (k + 1 == n ? 0 : k + 1);
-        fcReal dc = sign * cur->p[axis] - h, dn = sign * nxt->p[axis] - h;
+        const fcClipVertex* nxt = in + kn;
+        fcReal dc = dist[k], dn = dist[kn];
         bool inCur = dc <= slack, inNxt = dn <= slack;
         if (inCur) {
             out[count] = *cur;
@@ -577,11 +579,15 @@ static int fcBoxFaceContact(const fcReal hr[3], int axis, fcReal sign, const fcV
         int ax = side < 2 ? a1 : a2;
         fcReal sg = (side & 1) ? -1 : 1;
         // a polygon already inside this side (a box resting within the other's face) needs no pass
+        fcReal dist[FC_CLIP_MAX];
         bool inside = true;
-        for (int q = 0; q < n && inside; ++q) inside = sg * poly[q].p[ax] - hr[ax] <= slack;
+        for (int q = 0; q < n; ++q) {
+            dist[q] = sg * poly[q].p[ax] - hr[ax];
+            inside = inside && dist[q] <= slack;
+        }
         if (inside) continue;
         fcClipVertex* next = poly == buf[0] ? buf[1] : buf[0];
-        n = fcClipPolygon(poly, n, next, ax, sg, hr[ax], slack, side);
+        n = fcClipPolygon(poly, dist, n, next, ax, sg, hr[ax], slack, side);
         poly = next;
     }
 
