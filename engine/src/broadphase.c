@@ -33,13 +33,6 @@ static bool fcBox_Contains(fcAabb outer, fcAabb inner)
            inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
 }
 
-// Touching boxes count as overlapping, so that a pair at exactly zero gap is not lost to rounding.
-static bool fcBox_Overlap(fcAabb a, fcAabb b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-}
-
 // Half the surface area: the surface-area heuristic only compares areas, so the factor 2 is dropped.
 static fcReal fcBox_Area(fcAabb b)
 {
@@ -490,11 +483,6 @@ fcAabb fcBroadphase_GetFatAabb(const fcBroadphase* bp, int proxy) { return fcBro
 
 int fcBroadphase_GetUserIndex(const fcBroadphase* bp, int proxy) { return fcBroadphase_Leaf(bp, proxy)->userIndex; }
 
-bool fcBroadphase_TestOverlap(const fcBroadphase* bp, int proxyA, int proxyB)
-{
-    return fcBox_Overlap(fcBroadphase_Leaf(bp, proxyA)->box, fcBroadphase_Leaf(bp, proxyB)->box);
-}
-
 void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
 {
     fcStack stack;
@@ -512,7 +500,7 @@ void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
         while (stack.count > 0) {
             fcStackItem it = stack.items[--stack.count];
             const fcTreeNode* n = &bp->trees[it.tree].nodes[it.node];
-            if (!fcBox_Overlap(n->box, box)) continue;
+            if (!fcBroadphase_BoxesOverlap(n->box, box)) continue;
             if (!fcNode_IsLeaf(n)) {
                 fcStack_Push(&stack, it.tree, n->child1, 0);
                 fcStack_Push(&stack, it.tree, n->child2, 0);
@@ -539,7 +527,7 @@ void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn,
     while (stack.count > 0) {
         fcStackItem it = stack.items[--stack.count];
         const fcTreeNode* n = &bp->trees[it.tree].nodes[it.node];
-        if (!fcBox_Overlap(n->box, box)) continue;
+        if (!fcBroadphase_BoxesOverlap(n->box, box)) continue;
         if (!fcNode_IsLeaf(n)) {
             fcStack_Push(&stack, it.tree, n->child1, 0);
             fcStack_Push(&stack, it.tree, n->child2, 0);

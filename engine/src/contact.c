@@ -551,11 +551,12 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
         const fcBody* bb = world->bodies + c->bodyB;
         bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
         if (!asleep) {
-            fcContacts_MixMaterial(world, c);
             fcReal margin = fcContacts_Margin(world, c);
             int n = fcContacts_WithinMargin(sa->aabb, sb->aabb, margin)
                         ? fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, margin, fresh, FC_MAX_PAIR_MANIFOLDS)
                         : 0;
+            // only a pair with points is solved or reported: the others' materials would go unread
+            if (n > 0) fcContacts_MixMaterial(world, c);
             fcContacts_Update(world, c, fresh, n);
         }
         c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
