@@ -32,6 +32,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->colorOrder);
     fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
+    fcFree(set->slotState);
+    fcFree(set->slotHeightKey);
     memset(set, 0, sizeof *set);
 }
 
@@ -443,6 +445,14 @@ static uint64_t fcContacts_HeightKey(fcReal height)
     return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
+// the height key of a pair with points: its first point's height along -gravity
+static uint64_t fcContacts_PairHeightKey(const fcWorld* world, const fcContact* c)
+{
+    const fcBody* a = world->bodies + c->bodyA;
+    fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
+    return fcContacts_HeightKey(-fcVec3_Dot(world->def.gravity, p));
+}
+
 static bool fcContacts_KeyBefore(const fcContactKey* a, const fcContactKey* b)
 {
     return a->key < b->key || (a->key == b->key && a->rank < b->rank);
@@ -463,10 +473,7 @@ static void fcContacts_SortByHeight(fcWorld* world)
     fcContactKey* keys = set->sortKeys;
     fcContactKey* other = set->sortKeys + set->sortKeyCapacity;
     for (int t = 0; t < n; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
-        const fcBody* a = world->bodies + c->bodyA;
-        fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
-        keys[t].key = fcContacts_HeightKey(-fcVec3_Dot(g, p));
+        keys[t].key = set->slotHeightKey[set->touching[t]];  // the narrowphase's (fcContacts_PairHeightKey)
         keys[t].index = set->touching[t];
         keys[t].rank = t;
     }
@@ -532,6 +539,25 @@ static bool fcContacts_WithinMargin(fcAabb a, fcAabb b, fcReal margin)
            a.lo.z - b.hi.z < margin && b.lo.z - a.hi.z < margin;
 }
 
+// A pair slot's state after the narrowphase (fcContactSet.slotState): the sequential pass after it reads these two
+// bytes a slot instead of the pair (its fields lie 3 KB apart, so each pair read there, and again by the manifold
+// index and the sort by height, was a cache miss: in the S4 rain, 16 thousand a step)
+#define FC_SLOT_IN_USE 0x1u
+#define FC_SLOT_OVERLAP 0x2u
+#define FC_SLOT_ENABLED 0x4u
+#define FC_SLOT_EVENT 0x8u
+#define FC_SLOT_MANIFOLDS 0x10u
+#define FC_SLOT_POINTS_SHIFT 8  // bit 8 + m: manifold m has points
+
+static uint16_t fcContacts_SlotState(const fcContact* c)
+{
+    unsigned state = FC_SLOT_IN_USE | (c->overlap ? FC_SLOT_OVERLAP : 0u) | (c->enabled ? FC_SLOT_ENABLED : 0u) |
+                     (c->event >= 0 ? FC_SLOT_EVENT : 0u) | (c->manifoldCount > 0 ? FC_SLOT_MANIFOLDS : 0u);
+    for (int m = 0; m < c->manifoldCount; ++m)
+        if (c->manifolds[m].pointCount > 0) state |= 1u << (FC_SLOT_POINTS_SHIFT + m);
+    return (uint16_t)state;
+}
+
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each
 // pair writes only itself; the pair cache, the events and the user's hook wait for the sequential pass
 static void fcContacts_NarrowChunk(void* context, int begin, int end)
@@ -539,14 +565,21 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
     const fcWorld* world = context;
     fcContact* contacts = world->contacts.contacts;
     fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
+    uint16_t* state = world->contacts.slotState;
+    uint64_t* heightKey = world->contacts.slotHeightKey;
+    bool sorted = fcVec3_Length(world->def.gravity) != 0;  // fcContacts_SortByHeight
     for (int ci = begin; ci < end; ++ci) {
         fcContact* c = contacts + ci;
+        state[ci] = 0;
         if (!c->inUse) continue;
         c->event = -1;
         const fcShape* sa = world->shapes + c->shapeA;
         const fcShape* sb = world->shapes + c->shapeB;
         c->overlap = fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy);
-        if (!c->overlap) continue;
+        if (!c->overlap) {
+            state[ci] = fcContacts_SlotState(c);
+            continue;
+        }
         const fcBody* ba = world->bodies + c->bodyA;
         const fcBody* bb = world->bodies + c->bodyB;
         bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
@@ -560,6 +593,8 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
             fcContacts_Update(world, c, fresh, n);
         }
         c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+        state[ci] = fcContacts_SlotState(c);
+        if (sorted && c->manifoldCount > 0) heightKey[ci] = fcContacts_PairHeightKey(world, c);
     }
 }
 
@@ -580,35 +615,58 @@ void fcContacts_Collide(fcWorld* world)
     double t1 = fcNowMs();
     prof->broadphase += t1 - t0;
 
+    if (set->slotCapacity < set->high) {
+        set->slotCapacity = set->capacity;
+        set->slotState = fcRealloc(set->slotState, sizeof(uint16_t) * (size_t)set->slotCapacity);
+        set->slotHeightKey = fcRealloc(set->slotHeightKey, sizeof(uint64_t) * (size_t)set->slotCapacity);
+    }
     fcParallelFor(set->high < FC_PAIR_INLINE ? NULL : world->tasks, set->high, FC_PAIR_GRAIN, fcContacts_NarrowChunk, world);
     // in slot order, as if the pairs had been collided one after the other: the same events in the same order,
-    // the same free list, for any number of threads
+    // the same free list, for any number of threads. The pairs' own fields are read only where something happens
+    // (an event, a destroyed pair, the pre-solve hook); the manifold index (fcContacts_RebuildIndex's) is built here
     set->touchingCount = 0;
     set->enabledCount = 0;
-    int pairs = 0;
+    int pairs = 0, manifolds = 0;
     for (int ci = 0; ci < set->high; ++ci) {
-        fcContact* c = set->contacts + ci;
-        if (!c->inUse) continue;
-        if (!c->overlap) {
+        unsigned state = set->slotState[ci];
+        if (!(state & FC_SLOT_IN_USE)) continue;
+        if (!(state & FC_SLOT_OVERLAP)) {
+            fcContact* c = set->contacts + ci;
             if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
             if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
             fcContacts_Destroy(world, ci);
             continue;
         }
         pairs += 1;
-        if (c->event >= 0) fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
-        if (c->enabled && !c->sensor && world->def.preSolve != NULL) fcContacts_PreSolve(world, c);
-        set->enabledCount += c->enabled;
-        if (c->manifoldCount > 0) {  // sleeping pairs too: islands and the API see them
+        bool enabled = state & FC_SLOT_ENABLED;
+        if (state & FC_SLOT_EVENT) {
+            fcContact* c = set->contacts + ci;
+            fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
+        }
+        if (enabled && world->def.preSolve != NULL) {
+            fcContact* c = set->contacts + ci;
+            if (!c->sensor) fcContacts_PreSolve(world, c);
+            enabled = c->enabled;
+        }
+        set->enabledCount += enabled;
+        if (state & FC_SLOT_MANIFOLDS) {  // sleeping pairs too: islands and the API see them
             if (set->touchingCount == set->touchingCapacity) {
                 set->touchingCapacity = set->touchingCapacity ? 2 * set->touchingCapacity : 64;
                 set->touching = fcRealloc(set->touching, sizeof(int) * (size_t)set->touchingCapacity);
             }
             set->touching[set->touchingCount++] = ci;
+            for (int m = 0; m < FC_MAX_PAIR_MANIFOLDS; ++m) {
+                if (!(state & (1u << (FC_SLOT_POINTS_SHIFT + m)))) continue;
+                if (manifolds == set->manifoldRefCapacity) {
+                    set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
+                    set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
+                }
+                set->manifoldRefs[manifolds++] = ci * FC_MAX_PAIR_MANIFOLDS + m;
+            }
         }
     }
     world->stats.shapePairs = pairs;
-    fcContacts_RebuildIndex(world);
+    world->stats.contactCount = manifolds;
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
     set->layoutDirty = true;

@@ -188,6 +188,11 @@ typedef struct fcContactSet {
     int substep;              // the substep being solved (fcContacts_Finish counts them)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
     int manifoldRefCapacity;
+    // (slotCapacity) per pair slot, what the narrowphase left for the collide stage's sequential passes
+    // (FC_SLOT_* bits; contact.c) and the height key of its first point, so that they do not read the pairs again
+    uint16_t* slotState;
+    uint64_t* slotHeightKey;
+    int slotCapacity;
     // the velocity solve's compact arrays: laid out once per step (fcContacts_Layout, after the collide stage),
     // their numbers refreshed every substep (fcContacts_Prepare)
     bool layoutDirty;
