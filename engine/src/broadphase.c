@@ -493,17 +493,21 @@ void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
         fcAabb box = q->box;
         int user = q->userIndex;
         // Static proxies only ever pair with moving ones; moving proxies with both.
+        // a node is pushed only when its box overlaps the query's (the same visiting order as testing it when popped,
+        // without the pushes and pops of the boxes that miss: half of those of a pile's queries)
         stack.count = 0;
         for (int tree = 1; tree >= (fcProxy_Tree(query) ? 0 : 1); --tree) {
-            if (bp->trees[tree].root != FC_NULL_NODE) fcStack_Push(&stack, tree, bp->trees[tree].root, 0);
+            int root = bp->trees[tree].root;
+            if (root != FC_NULL_NODE && fcBroadphase_BoxesOverlap(bp->trees[tree].nodes[root].box, box))
+                fcStack_Push(&stack, tree, root, 0);
         }
         while (stack.count > 0) {
             fcStackItem it = stack.items[--stack.count];
-            const fcTreeNode* n = &bp->trees[it.tree].nodes[it.node];
-            if (!fcBroadphase_BoxesOverlap(n->box, box)) continue;
+            const fcTreeNode* nodes = bp->trees[it.tree].nodes;
+            const fcTreeNode* n = nodes + it.node;
             if (!fcNode_IsLeaf(n)) {
-                fcStack_Push(&stack, it.tree, n->child1, 0);
-                fcStack_Push(&stack, it.tree, n->child2, 0);
+                if (fcBroadphase_BoxesOverlap(nodes[n->child1].box, box)) fcStack_Push(&stack, it.tree, n->child1, 0);
+                if (fcBroadphase_BoxesOverlap(nodes[n->child2].box, box)) fcStack_Push(&stack, it.tree, n->child2, 0);
                 continue;
             }
             int other = fcProxy_Make(it.tree, it.node);
