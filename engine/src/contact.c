@@ -12,6 +12,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->contacts);
     fcFree(set->freeList);
     fcFree(set->hashHeads);
+    fcFree(set->hashNext);
+    fcFree(set->pairKeys);
     fcFree(set->touching);
     fcFree(set->solverBodies);
     fcFree(set->solverBodyIndex);
@@ -41,11 +43,14 @@ static bool fcContacts_Moves(const fcBody* b) { return b->type != fc_staticBody;
 
 static uint32_t fcPairHash(int a, int b) { return (uint32_t)a * 73856093u ^ (uint32_t)b * 19349663u; }
 
+static uint64_t fcPairKey(int a, int b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
+
 static int fcContacts_Find(const fcContactSet* set, int a, int b)
 {
     if (set->hashSize == 0) return -1;
-    for (int c = set->hashHeads[fcPairHash(a, b) & (uint32_t)(set->hashSize - 1)]; c >= 0; c = set->contacts[c].hashNext)
-        if (set->contacts[c].shapeA == a && set->contacts[c].shapeB == b) return c;
+    uint64_t key = fcPairKey(a, b);
+    for (int c = set->hashHeads[fcPairHash(a, b) & (uint32_t)(set->hashSize - 1)]; c >= 0; c = set->hashNext[c])
+        if (set->pairKeys[c] == key) return c;
     return -1;
 }
 
@@ -59,7 +64,7 @@ static void fcContacts_Rehash(fcContactSet* set, int size)
         fcContact* k = set->contacts + c;
         if (!k->inUse) continue;
         uint32_t h = fcPairHash(k->shapeA, k->shapeB) & (uint32_t)(size - 1);
-        k->hashNext = set->hashHeads[h];
+        set->hashNext[c] = set->hashHeads[h];
         set->hashHeads[h] = c;
     }
 }
@@ -104,6 +109,8 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
             set->capacity = set->capacity ? 2 * set->capacity : 64;
             set->contacts = fcRealloc(set->contacts, sizeof(fcContact) * (size_t)set->capacity);
             set->freeList = fcRealloc(set->freeList, sizeof(int) * (size_t)set->capacity);
+            set->hashNext = fcRealloc(set->hashNext, sizeof(int) * (size_t)set->capacity);
+            set->pairKeys = fcRealloc(set->pairKeys, sizeof(uint64_t) * (size_t)set->capacity);
         }
         index = set->high++;
     }
@@ -118,13 +125,13 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     const fcShapeDef* db = &world->shapes[b].def;
     c->sensor = da->isSensor || db->isSensor;
     if (set->high > set->hashSize) {
-        c->hashNext = -1;
         c->inUse = false;  // the rehash links the live contacts; this one is linked below
         fcContacts_Rehash(set, set->hashSize ? 2 * set->hashSize : 256);
         c->inUse = true;
     }
     uint32_t h = fcPairHash(a, b) & (uint32_t)(set->hashSize - 1);
-    c->hashNext = set->hashHeads[h];
+    set->pairKeys[index] = fcPairKey(a, b);
+    set->hashNext[index] = set->hashHeads[h];
     set->hashHeads[h] = index;
 }
 
@@ -133,8 +140,8 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     fcContactSet* set = &world->contacts;
     fcContact* c = set->contacts + index;
     int* link = set->hashHeads + (fcPairHash(c->shapeA, c->shapeB) & (uint32_t)(set->hashSize - 1));
-    while (*link != index) link = &set->contacts[*link].hashNext;
-    *link = c->hashNext;
+    while (*link != index) link = set->hashNext + *link;
+    *link = set->hashNext[index];
     c->inUse = false;
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
 }

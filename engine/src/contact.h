@@ -58,7 +58,6 @@ typedef struct fcContact {
     int shapeA, shapeB;       // shapeA < shapeB
     int bodyA, bodyB;
     int manifoldCount;
-    int hashNext;             // chain in the pair hash
     fcReal friction, restitution, rollingFriction, torsionalFriction;
     fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
 } fcContact;
@@ -174,6 +173,10 @@ typedef struct fcContactSet {
     int* freeList;
     int* hashHeads;           // (hashSize) first contact of each bucket
     int hashSize;
+    // (capacity) per pair slot, its chain link in the pair hash and its shapes (shapeA << 32 | shapeB): the broadphase's
+    // look-ups walk these, not the pairs (3 KB apart, and out of the caches when the broadphase runs)
+    int* hashNext;
+    uint64_t* pairKeys;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
