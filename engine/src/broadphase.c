@@ -27,12 +27,6 @@ static fcAabb fcBox_Union(fcAabb a, fcAabb b)
     return c;
 }
 
-static bool fcBox_Contains(fcAabb outer, fcAabb inner)
-{
-    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z &&
-           inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
-}
-
 // Half the surface area: the surface-area heuristic only compares areas, so the factor 2 is dropped.
 static fcReal fcBox_Area(fcAabb b)
 {
@@ -377,7 +371,7 @@ static int fcTree_ValidateNode(const fcAabbTree* t, int i, int parent, int depth
     const fcTreeNode* na = &t->nodes[a];
     const fcTreeNode* nb = &t->nodes[b];
     int h = 1 + fcMaxInt(na->height, nb->height);
-    if (n->height != h || !fcBox_Contains(n->box, na->box) || !fcBox_Contains(n->box, nb->box)) return -1;
+    if (n->height != h || !fcBroadphase_BoxContains(n->box, na->box) || !fcBroadphase_BoxContains(n->box, nb->box)) return -1;
     return 1 + ca + cb;
 }
 
@@ -471,7 +465,7 @@ bool fcBroadphase_MoveProxy(fcBroadphase* bp, int proxy, fcAabb tight, fcVec3 di
 {
     fcAabbTree* t = &bp->trees[fcProxy_Tree(proxy)];
     int leaf = fcProxy_Node(proxy);
-    if (fcBox_Contains(t->nodes[leaf].box, tight)) return false;
+    if (fcBroadphase_BoxContains(t->nodes[leaf].box, tight)) return false;
     fcTree_RemoveLeaf(t, leaf);
     t->nodes[leaf].box = fcBox_Fatten(tight, displacement);
     fcTree_InsertLeaf(t, leaf);

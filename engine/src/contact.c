@@ -31,6 +31,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->sortKeys);
     fcFree(set->sortLast);
     fcFree(set->shapeSpinReach);
+    fcFree(set->shapeRefit);
     fcFree(set->colorOrder);
     fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
@@ -349,13 +350,32 @@ static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape
 static fcReal fcContacts_Min(fcReal a, fcReal b) { return b < a ? b : a; }
 static fcReal fcContacts_Max(fcReal a, fcReal b) { return b > a ? b : a; }
 
+// the box of a moving shape swept over the coming step, d its displacement: a fast body's pairs are found before it
+// reaches them
+static fcAabb fcContacts_Swept(const fcWorld* world, const fcShape* s, const fcBody* b, fcVec3* d)
+{
+    *d = fcVec3_Scale(world->def.timestep, b->linearVelocity);
+    fcAabb swept = s->aabb;
+    swept.lo = fcV3(fcContacts_Min(swept.lo.x, swept.lo.x + d->x), fcContacts_Min(swept.lo.y, swept.lo.y + d->y),
+                    fcContacts_Min(swept.lo.z, swept.lo.z + d->z));
+    swept.hi = fcV3(fcContacts_Max(swept.hi.x, swept.hi.x + d->x), fcContacts_Max(swept.hi.y, swept.hi.y + d->y),
+                    fcContacts_Max(swept.hi.z, swept.hi.z + d->z));
+    return swept;
+}
+
+// what a shape's proxy needs this step (fcContactSet.shapeRefit)
+enum { FC_REFIT_NONE, FC_REFIT_STALE, FC_REFIT_MOVE };
+
 // per shape, in parallel: the pose of its frame (read by every pair's narrowphase) and its tight box. A static
-// shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put)
+// shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put).
+// Whether its proxy must be refitted is decided here too (the trees are only read), so that the sequential pass
+// after it visits the few shapes that left their fat boxes, not every shape again.
 static void fcContacts_RefitChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
     for (int k = begin; k < end; ++k) {
         fcShape* s = world->shapes + k;
+        world->contacts.shapeRefit[k] = FC_REFIT_NONE;
         if (!s->inUse || s->proxy < 0) continue;
         const fcBody* b = world->bodies + s->body;
         if (fcContacts_Moves(b) || b->moved) {
@@ -366,6 +386,14 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair
         fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
         world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
+        if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
+        if (fcContacts_Unseen(s)) {
+            world->contacts.shapeRefit[k] = FC_REFIT_STALE;
+            continue;
+        }
+        fcVec3 d;
+        if (!fcBroadphase_ProxyHolds(&world->broadphase, s->proxy, fcContacts_Swept(world, s, b, &d)))
+            world->contacts.shapeRefit[k] = FC_REFIT_MOVE;
     }
 }
 
@@ -376,25 +404,18 @@ static void fcContacts_RefreshProxies(fcWorld* world)
     if (set->shapeSpinReachCapacity < world->shapeHigh) {
         set->shapeSpinReachCapacity = world->shapeHigh;
         set->shapeSpinReach = fcRealloc(set->shapeSpinReach, sizeof(fcReal) * (size_t)world->shapeHigh);
+        set->shapeRefit = fcRealloc(set->shapeRefit, (size_t)world->shapeHigh);
     }
     fcParallelFor(world->tasks, world->shapeHigh, FC_SHAPE_GRAIN, fcContacts_RefitChunk, world);
-    fcReal h = world->def.timestep;
     for (int k = 0; k < world->shapeHigh; ++k) {
+        if (set->shapeRefit[k] == FC_REFIT_NONE) continue;
         fcShape* s = world->shapes + k;
-        if (!s->inUse || s->proxy < 0) continue;
-        fcBody* b = world->bodies + s->body;
-        if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
-        if (fcContacts_Unseen(s)) {
+        if (set->shapeRefit[k] == FC_REFIT_STALE) {
             s->proxyStale = true;
             continue;
         }
-        // the box swept over the coming step: a fast body's pairs are found before it reaches them
-        fcVec3 d = fcVec3_Scale(h, b->linearVelocity);
-        fcAabb swept = s->aabb;
-        swept.lo = fcV3(fcContacts_Min(swept.lo.x, swept.lo.x + d.x), fcContacts_Min(swept.lo.y, swept.lo.y + d.y),
-                        fcContacts_Min(swept.lo.z, swept.lo.z + d.z));
-        swept.hi = fcV3(fcContacts_Max(swept.hi.x, swept.hi.x + d.x), fcContacts_Max(swept.hi.y, swept.hi.y + d.y),
-                        fcContacts_Max(swept.hi.z, swept.hi.z + d.z));
+        fcVec3 d;
+        fcAabb swept = fcContacts_Swept(world, s, world->bodies + s->body, &d);
         fcBroadphase_MoveProxy(&world->broadphase, s->proxy, swept, d);
     }
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;

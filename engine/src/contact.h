@@ -186,6 +186,7 @@ typedef struct fcContactSet {
                               // (ranks in that list): the next sort starts from it when the pairs are the same
     int sortLastCount;        // -1: none
     fcReal* shapeSpinReach;   // (shapeHigh) per shape, this step: |w| of its body times half its box's diagonal
+    uint8_t* shapeRefit;      // (shapeHigh) per shape, this step: what its proxy needs (contact.c, fcContacts_RefitChunk)
     int shapeSpinReachCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int substep;              // the substep being solved (fcContacts_Finish counts them)
