@@ -27,19 +27,6 @@ static fcAabb fcBox_Union(fcAabb a, fcAabb b)
     return c;
 }
 
-static bool fcBox_Contains(fcAabb outer, fcAabb inner)
-{
-    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z &&
-           inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
-}
-
-// Touching boxes count as overlapping, so that a pair at exactly zero gap is not lost to rounding.
-static bool fcBox_Overlap(fcAabb a, fcAabb b)
-{
-    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
-           b.lo.z <= a.hi.z;
-}
-
 // Half the surface area: the surface-area heuristic only compares areas, so the factor 2 is dropped.
 static fcReal fcBox_Area(fcAabb b)
 {
@@ -245,7 +232,7 @@ static int fcTree_Balance(fcAabbTree* t, int a)
 // Height alone says nothing about box quality, and incremental insertion leaves poor groupings behind: at
 // each node on the way up, swap one child with a grandchild on the other side when that shrinks the box it
 // joins most, and the heights stay within the slack.
-static void fcTree_Rotate(fcAabbTree* t, int a)
+static bool fcTree_Rotate(fcAabbTree* t, int a)
 {
     fcTreeNode* n = t->nodes;
     fcReal bestGain = 0;
@@ -268,7 +255,7 @@ static void fcTree_Rotate(fcAabbTree* t, int a)
             }
         }
     }
-    if (bestStay == FC_NULL_NODE) return;
+    if (bestStay == FC_NULL_NODE) return false;
     int other = n[bestUp].parent;
     if (n[a].child1 == bestStay) n[a].child1 = bestUp; else n[a].child2 = bestUp;
     if (n[other].child1 == bestUp) n[other].child1 = bestStay; else n[other].child2 = bestStay;
@@ -276,14 +263,30 @@ static void fcTree_Rotate(fcAabbTree* t, int a)
     n[bestStay].parent = other;
     fcTree_Refit(t, other);
     fcTree_Refit(t, a);
+    return true;
 }
 
-static void fcTree_BalanceUp(fcAabbTree* t, int i)
+static bool fcBox_Equal(fcAabb a, fcAabb b)
+{
+    return a.lo.x == b.lo.x && a.lo.y == b.lo.y && a.lo.z == b.lo.z && a.hi.x == b.hi.x && a.hi.y == b.hi.y &&
+           a.hi.z == b.hi.z;
+}
+
+// The walk stops at the first node that comes out as it was (same box, same height, nothing moved under it): the
+// nodes above it are already consistent, and a leaf moving inside its old ancestors' boxes (the common reinsertion)
+// no longer refits, balances and tries rotations all the way to the root (in the S4 rain, 7000 instructions a
+// reinsertion). A fresh parent (insertion) has no old state and never stops the walk.
+static void fcTree_BalanceUp(fcAabbTree* t, int i, bool fresh)
 {
     while (i != FC_NULL_NODE) {
-        i = fcTree_Balance(t, i);
-        fcTree_Rotate(t, i);
-        i = t->nodes[i].parent;
+        fcAabb box = t->nodes[i].box;
+        int height = t->nodes[i].height;
+        int j = fcTree_Balance(t, i);
+        bool rotated = fcTree_Rotate(t, j);
+        const fcTreeNode* n = t->nodes + j;
+        if (!fresh && j == i && !rotated && n->height == height && fcBox_Equal(n->box, box)) return;
+        fresh = false;
+        i = n->parent;
     }
 }
 
@@ -332,7 +335,7 @@ static void fcTree_InsertLeaf(fcAabbTree* t, int leaf)
     n[sibling].parent = parent;
     n[leaf].parent = parent;
     fcTree_ReplaceChild(t, oldParent, sibling, parent);
-    fcTree_BalanceUp(t, parent);
+    fcTree_BalanceUp(t, parent, true);
 }
 
 static void fcTree_RemoveLeaf(fcAabbTree* t, int leaf)
@@ -348,7 +351,7 @@ static void fcTree_RemoveLeaf(fcAabbTree* t, int leaf)
     fcTree_ReplaceChild(t, grand, parent, sibling);
     fcTree_FreeNode(t, parent);
     n[leaf].parent = FC_NULL_NODE;
-    fcTree_BalanceUp(t, grand);
+    fcTree_BalanceUp(t, grand, false);
 }
 
 // Subtree check for Validate: returns the number of nodes under i (i included), or -1 on the first fault.
@@ -368,7 +371,7 @@ static int fcTree_ValidateNode(const fcAabbTree* t, int i, int parent, int depth
     const fcTreeNode* na = &t->nodes[a];
     const fcTreeNode* nb = &t->nodes[b];
     int h = 1 + fcMaxInt(na->height, nb->height);
-    if (n->height != h || !fcBox_Contains(n->box, na->box) || !fcBox_Contains(n->box, nb->box)) return -1;
+    if (n->height != h || !fcBroadphase_BoxContains(n->box, na->box) || !fcBroadphase_BoxContains(n->box, nb->box)) return -1;
     return 1 + ca + cb;
 }
 
@@ -462,7 +465,7 @@ bool fcBroadphase_MoveProxy(fcBroadphase* bp, int proxy, fcAabb tight, fcVec3 di
 {
     fcAabbTree* t = &bp->trees[fcProxy_Tree(proxy)];
     int leaf = fcProxy_Node(proxy);
-    if (fcBox_Contains(t->nodes[leaf].box, tight)) return false;
+    if (fcBroadphase_BoxContains(t->nodes[leaf].box, tight)) return false;
     fcTree_RemoveLeaf(t, leaf);
     t->nodes[leaf].box = fcBox_Fatten(tight, displacement);
     fcTree_InsertLeaf(t, leaf);
@@ -474,11 +477,6 @@ fcAabb fcBroadphase_GetFatAabb(const fcBroadphase* bp, int proxy) { return fcBro
 
 int fcBroadphase_GetUserIndex(const fcBroadphase* bp, int proxy) { return fcBroadphase_Leaf(bp, proxy)->userIndex; }
 
-bool fcBroadphase_TestOverlap(const fcBroadphase* bp, int proxyA, int proxyB)
-{
-    return fcBox_Overlap(fcBroadphase_Leaf(bp, proxyA)->box, fcBroadphase_Leaf(bp, proxyB)->box);
-}
-
 void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
 {
     fcStack stack;
@@ -489,17 +487,21 @@ void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
         fcAabb box = q->box;
         int user = q->userIndex;
         // Static proxies only ever pair with moving ones; moving proxies with both.
+        // a node is pushed only when its box overlaps the query's (the same visiting order as testing it when popped,
+        // without the pushes and pops of the boxes that miss: half of those of a pile's queries)
         stack.count = 0;
         for (int tree = 1; tree >= (fcProxy_Tree(query) ? 0 : 1); --tree) {
-            if (bp->trees[tree].root != FC_NULL_NODE) fcStack_Push(&stack, tree, bp->trees[tree].root, 0);
+            int root = bp->trees[tree].root;
+            if (root != FC_NULL_NODE && fcBroadphase_BoxesOverlap(bp->trees[tree].nodes[root].box, box))
+                fcStack_Push(&stack, tree, root, 0);
         }
         while (stack.count > 0) {
             fcStackItem it = stack.items[--stack.count];
-            const fcTreeNode* n = &bp->trees[it.tree].nodes[it.node];
-            if (!fcBox_Overlap(n->box, box)) continue;
+            const fcTreeNode* nodes = bp->trees[it.tree].nodes;
+            const fcTreeNode* n = nodes + it.node;
             if (!fcNode_IsLeaf(n)) {
-                fcStack_Push(&stack, it.tree, n->child1, 0);
-                fcStack_Push(&stack, it.tree, n->child2, 0);
+                if (fcBroadphase_BoxesOverlap(nodes[n->child1].box, box)) fcStack_Push(&stack, it.tree, n->child1, 0);
+                if (fcBroadphase_BoxesOverlap(nodes[n->child2].box, box)) fcStack_Push(&stack, it.tree, n->child2, 0);
                 continue;
             }
             int other = fcProxy_Make(it.tree, it.node);
@@ -523,7 +525,7 @@ void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn,
     while (stack.count > 0) {
         fcStackItem it = stack.items[--stack.count];
         const fcTreeNode* n = &bp->trees[it.tree].nodes[it.node];
-        if (!fcBox_Overlap(n->box, box)) continue;
+        if (!fcBroadphase_BoxesOverlap(n->box, box)) continue;
         if (!fcNode_IsLeaf(n)) {
             fcStack_Push(&stack, it.tree, n->child1, 0);
             fcStack_Push(&stack, it.tree, n->child2, 0);

@@ -43,7 +43,27 @@ bool fcBroadphase_MoveProxy(fcBroadphase* bp, int proxy, fcAabb tight, fcVec3 di
 void fcBroadphase_Touch(fcBroadphase* bp, int proxy);
 fcAabb fcBroadphase_GetFatAabb(const fcBroadphase* bp, int proxy);
 int fcBroadphase_GetUserIndex(const fcBroadphase* bp, int proxy);
-bool fcBroadphase_TestOverlap(const fcBroadphase* bp, int proxyA, int proxyB);
+// Touching boxes count as overlapping, so that a pair at exactly zero gap is not lost to rounding.
+static inline bool fcBroadphase_BoxesOverlap(fcAabb a, fcAabb b)
+{
+    return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y && a.lo.z <= b.hi.z &&
+           b.lo.z <= a.hi.z;
+}
+static inline bool fcBroadphase_BoxContains(fcAabb outer, fcAabb inner)
+{
+    return outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y && outer.lo.z <= inner.lo.z &&
+           inner.hi.x <= outer.hi.x && inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z;
+}
+// Whether fcBroadphase_MoveProxy(bp, proxy, tight, ...) would refit the proxy; read-only, for a parallel pass.
+static inline bool fcBroadphase_ProxyHolds(const fcBroadphase* bp, int proxy, fcAabb tight)
+{
+    return fcBroadphase_BoxContains(bp->trees[proxy & 1].nodes[proxy >> 1].box, tight);
+}
+// Inline: the narrowphase asks it of every pair every step. A proxy handle: the tree in its low bit, the node above.
+static inline bool fcBroadphase_TestOverlap(const fcBroadphase* bp, int proxyA, int proxyB)
+{
+    return fcBroadphase_BoxesOverlap(bp->trees[proxyA & 1].nodes[proxyA >> 1].box, bp->trees[proxyB & 1].nodes[proxyB >> 1].box);
+}
 
 // Every pair whose fat boxes overlap and of which at least one proxy was queued since the last call, each
 // pair once (userA != userB; static-static never). Empties the queue.

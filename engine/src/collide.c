@@ -8,25 +8,39 @@
 typedef int fcPairFunction(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
                            fcManifold* m);
 
-// [a][b] for the order the function wants; NULL where the pair never collides (two static-only shapes)
+// [a][b] for the order the function wants; NULL where the pair never collides (two static-only shapes) or the
+// other order is the one (fcCollide swaps it). A table rather than a chain of tests: every pair asks it every step.
+#define FC_SHAPE_TYPES (fc_meshShape + 1)
+#define FC_CONVEX_ROW(t) [t][fc_sphereShape] = fcCollide_Convex, [t][fc_boxShape] = fcCollide_Convex, \
+    [t][fc_capsuleShape] = fcCollide_Convex, [t][fc_cylinderShape] = fcCollide_Convex, [t][fc_hullShape] = fcCollide_Convex
+static fcPairFunction* const s_pairFunctions[FC_SHAPE_TYPES][FC_SHAPE_TYPES] = {
+    // a cylinder or a hull with any of sphere, box, capsule, cylinder, hull: the general convex pair
+    FC_CONVEX_ROW(fc_cylinderShape),
+    FC_CONVEX_ROW(fc_hullShape),
+    [fc_sphereShape][fc_cylinderShape] = fcCollide_Convex,
+    [fc_sphereShape][fc_hullShape] = fcCollide_Convex,
+    [fc_boxShape][fc_cylinderShape] = fcCollide_Convex,
+    [fc_boxShape][fc_hullShape] = fcCollide_Convex,
+    [fc_capsuleShape][fc_cylinderShape] = fcCollide_Convex,
+    [fc_capsuleShape][fc_hullShape] = fcCollide_Convex,
+    [fc_sphereShape][fc_sphereShape] = fcCollide_SphereSphere,
+    [fc_capsuleShape][fc_sphereShape] = fcCollide_CapsuleSphere,
+    [fc_capsuleShape][fc_capsuleShape] = fcCollide_CapsuleCapsule,
+    [fc_boxShape][fc_sphereShape] = fcCollide_BoxSphere,
+    [fc_boxShape][fc_capsuleShape] = fcCollide_BoxCapsule,
+    [fc_boxShape][fc_boxShape] = fcCollide_BoxBox,
+    [fc_planeShape][fc_sphereShape] = fcCollide_PlaneSphere,
+    [fc_planeShape][fc_capsuleShape] = fcCollide_PlaneCapsule,
+    [fc_planeShape][fc_boxShape] = fcCollide_PlaneBox,
+    [fc_planeShape][fc_cylinderShape] = fcCollide_PlaneCylinder,
+    [fc_planeShape][fc_hullShape] = fcCollide_PlaneHull,
+};
+#undef FC_CONVEX_ROW
+
 static fcPairFunction* fcCollide_Table(int a, int b)
 {
-    const int S = fc_sphereShape, B = fc_boxShape, C = fc_capsuleShape, Y = fc_cylinderShape, H = fc_hullShape, P = fc_planeShape;
-    const int M = fc_meshShape;
-    if (a == S && b == S) return fcCollide_SphereSphere;
-    if (a == C && b == S) return fcCollide_CapsuleSphere;
-    if (a == C && b == C) return fcCollide_CapsuleCapsule;
-    if (a == B && b == S) return fcCollide_BoxSphere;
-    if (a == B && b == C) return fcCollide_BoxCapsule;
-    if (a == B && b == B) return fcCollide_BoxBox;
-    if (a == P && b == S) return fcCollide_PlaneSphere;
-    if (a == P && b == C) return fcCollide_PlaneCapsule;
-    if (a == P && b == B) return fcCollide_PlaneBox;
-    if (a == P && b == Y) return fcCollide_PlaneCylinder;
-    if (a == P && b == H) return fcCollide_PlaneHull;
-    if (a != P && b != P && (int)a != M && (int)b != M && (a == Y || a == H || b == Y || b == H))
-        return fcCollide_Convex;
-    return NULL;
+    if (a < 0 || a >= FC_SHAPE_TYPES || b < 0 || b >= FC_SHAPE_TYPES) return NULL;
+    return s_pairFunctions[a][b];
 }
 
 static void fcManifold_Flip(fcManifold* m)

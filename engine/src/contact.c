@@ -12,6 +12,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->contacts);
     fcFree(set->freeList);
     fcFree(set->hashHeads);
+    fcFree(set->hashNext);
+    fcFree(set->pairKeys);
     fcFree(set->touching);
     fcFree(set->solverBodies);
     fcFree(set->solverBodyIndex);
@@ -29,9 +31,12 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->sortKeys);
     fcFree(set->sortLast);
     fcFree(set->shapeSpinReach);
+    fcFree(set->shapeRefit);
     fcFree(set->colorOrder);
     fcFree(set->layoutKeys);
     fcFree(set->manifoldRefs);
+    fcFree(set->slotState);
+    fcFree(set->slotHeightKey);
     memset(set, 0, sizeof *set);
 }
 
@@ -39,11 +44,14 @@ static bool fcContacts_Moves(const fcBody* b) { return b->type != fc_staticBody;
 
 static uint32_t fcPairHash(int a, int b) { return (uint32_t)a * 73856093u ^ (uint32_t)b * 19349663u; }
 
+static uint64_t fcPairKey(int a, int b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
+
 static int fcContacts_Find(const fcContactSet* set, int a, int b)
 {
     if (set->hashSize == 0) return -1;
-    for (int c = set->hashHeads[fcPairHash(a, b) & (uint32_t)(set->hashSize - 1)]; c >= 0; c = set->contacts[c].hashNext)
-        if (set->contacts[c].shapeA == a && set->contacts[c].shapeB == b) return c;
+    uint64_t key = fcPairKey(a, b);
+    for (int c = set->hashHeads[fcPairHash(a, b) & (uint32_t)(set->hashSize - 1)]; c >= 0; c = set->hashNext[c])
+        if (set->pairKeys[c] == key) return c;
     return -1;
 }
 
@@ -57,7 +65,7 @@ static void fcContacts_Rehash(fcContactSet* set, int size)
         fcContact* k = set->contacts + c;
         if (!k->inUse) continue;
         uint32_t h = fcPairHash(k->shapeA, k->shapeB) & (uint32_t)(size - 1);
-        k->hashNext = set->hashHeads[h];
+        set->hashNext[c] = set->hashHeads[h];
         set->hashHeads[h] = c;
     }
 }
@@ -102,6 +110,8 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
             set->capacity = set->capacity ? 2 * set->capacity : 64;
             set->contacts = fcRealloc(set->contacts, sizeof(fcContact) * (size_t)set->capacity);
             set->freeList = fcRealloc(set->freeList, sizeof(int) * (size_t)set->capacity);
+            set->hashNext = fcRealloc(set->hashNext, sizeof(int) * (size_t)set->capacity);
+            set->pairKeys = fcRealloc(set->pairKeys, sizeof(uint64_t) * (size_t)set->capacity);
         }
         index = set->high++;
     }
@@ -116,13 +126,13 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     const fcShapeDef* db = &world->shapes[b].def;
     c->sensor = da->isSensor || db->isSensor;
     if (set->high > set->hashSize) {
-        c->hashNext = -1;
         c->inUse = false;  // the rehash links the live contacts; this one is linked below
         fcContacts_Rehash(set, set->hashSize ? 2 * set->hashSize : 256);
         c->inUse = true;
     }
     uint32_t h = fcPairHash(a, b) & (uint32_t)(set->hashSize - 1);
-    c->hashNext = set->hashHeads[h];
+    set->pairKeys[index] = fcPairKey(a, b);
+    set->hashNext[index] = set->hashHeads[h];
     set->hashHeads[h] = index;
 }
 
@@ -131,8 +141,8 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     fcContactSet* set = &world->contacts;
     fcContact* c = set->contacts + index;
     int* link = set->hashHeads + (fcPairHash(c->shapeA, c->shapeB) & (uint32_t)(set->hashSize - 1));
-    while (*link != index) link = &set->contacts[*link].hashNext;
-    *link = c->hashNext;
+    while (*link != index) link = set->hashNext + *link;
+    *link = set->hashNext[index];
     c->inUse = false;
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
 }
@@ -323,23 +333,67 @@ static bool fcContacts_Unseen(const fcShape* s) { return s->def.categoryBits == 
 #define FC_PAIR_GRAIN 64
 #define FC_PAIR_INLINE 256
 
+// A shape in its body's frame (the common case) has the body's pose: the same values as fcShape_GetTransform's
+// product with the identity, without its two quaternion products (a tenth of the collide stage's per-shape work)
+static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape* s)
+{
+    const fcShapeDef* d = &s->def;
+    const fcBody* b = world->bodies + s->body;
+    bool atBody = d->localPosition.x == 0 && d->localPosition.y == 0 && d->localPosition.z == 0 && d->localOrientation.w == 1 &&
+                  d->localOrientation.x == 0 && d->localOrientation.y == 0 && d->localOrientation.z == 0;
+    if (!atBody) return fcShape_GetTransform(world, s);
+    fcTransform xf = {b->position, b->orientation};
+    return xf;
+}
+
+// fmin and fmax are calls into libm here (their NaN rules keep them from being inlined); the boxes are finite
+static fcReal fcContacts_Min(fcReal a, fcReal b) { return b < a ? b : a; }
+static fcReal fcContacts_Max(fcReal a, fcReal b) { return b > a ? b : a; }
+
+// the box of a moving shape swept over the coming step, d its displacement: a fast body's pairs are found before it
+// reaches them
+static fcAabb fcContacts_Swept(const fcWorld* world, const fcShape* s, const fcBody* b, fcVec3* d)
+{
+    *d = fcVec3_Scale(world->def.timestep, b->linearVelocity);
+    fcAabb swept = s->aabb;
+    swept.lo = fcV3(fcContacts_Min(swept.lo.x, swept.lo.x + d->x), fcContacts_Min(swept.lo.y, swept.lo.y + d->y),
+                    fcContacts_Min(swept.lo.z, swept.lo.z + d->z));
+    swept.hi = fcV3(fcContacts_Max(swept.hi.x, swept.hi.x + d->x), fcContacts_Max(swept.hi.y, swept.hi.y + d->y),
+                    fcContacts_Max(swept.hi.z, swept.hi.z + d->z));
+    return swept;
+}
+
+// what a shape's proxy needs this step (fcContactSet.shapeRefit)
+enum { FC_REFIT_NONE, FC_REFIT_STALE, FC_REFIT_MOVE };
+
 // per shape, in parallel: the pose of its frame (read by every pair's narrowphase) and its tight box. A static
-// shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put)
+// shape keeps both until its body is moved; a sleeping body's shapes keep their box (their proxies stay put).
+// Whether its proxy must be refitted is decided here too (the trees are only read), so that the sequential pass
+// after it visits the few shapes that left their fat boxes, not every shape again.
 static void fcContacts_RefitChunk(void* context, int begin, int end)
 {
     fcWorld* world = context;
     for (int k = begin; k < end; ++k) {
         fcShape* s = world->shapes + k;
+        world->contacts.shapeRefit[k] = FC_REFIT_NONE;
         if (!s->inUse || s->proxy < 0) continue;
         const fcBody* b = world->bodies + s->body;
         if (fcContacts_Moves(b) || b->moved) {
-            s->transform = fcShape_GetTransform(world, s);
+            s->transform = fcContacts_ShapeTransform(world, s);
             if (!b->asleep && !fcContacts_Unseen(s)) s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
         }
         // the speed at which its box's corners can turn toward another shape (a static body's: none), for the
         // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair
         fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
         world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
+        if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
+        if (fcContacts_Unseen(s)) {
+            world->contacts.shapeRefit[k] = FC_REFIT_STALE;
+            continue;
+        }
+        fcVec3 d;
+        if (!fcBroadphase_ProxyHolds(&world->broadphase, s->proxy, fcContacts_Swept(world, s, b, &d)))
+            world->contacts.shapeRefit[k] = FC_REFIT_MOVE;
     }
 }
 
@@ -350,23 +404,18 @@ static void fcContacts_RefreshProxies(fcWorld* world)
     if (set->shapeSpinReachCapacity < world->shapeHigh) {
         set->shapeSpinReachCapacity = world->shapeHigh;
         set->shapeSpinReach = fcRealloc(set->shapeSpinReach, sizeof(fcReal) * (size_t)world->shapeHigh);
+        set->shapeRefit = fcRealloc(set->shapeRefit, (size_t)world->shapeHigh);
     }
     fcParallelFor(world->tasks, world->shapeHigh, FC_SHAPE_GRAIN, fcContacts_RefitChunk, world);
-    fcReal h = world->def.timestep;
     for (int k = 0; k < world->shapeHigh; ++k) {
+        if (set->shapeRefit[k] == FC_REFIT_NONE) continue;
         fcShape* s = world->shapes + k;
-        if (!s->inUse || s->proxy < 0) continue;
-        fcBody* b = world->bodies + s->body;
-        if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
-        if (fcContacts_Unseen(s)) {
+        if (set->shapeRefit[k] == FC_REFIT_STALE) {
             s->proxyStale = true;
             continue;
         }
-        // the box swept over the coming step: a fast body's pairs are found before it reaches them
-        fcVec3 d = fcVec3_Scale(h, b->linearVelocity);
-        fcAabb swept = s->aabb;
-        swept.lo = fcV3(fmin(swept.lo.x, swept.lo.x + d.x), fmin(swept.lo.y, swept.lo.y + d.y), fmin(swept.lo.z, swept.lo.z + d.z));
-        swept.hi = fcV3(fmax(swept.hi.x, swept.hi.x + d.x), fmax(swept.hi.y, swept.hi.y + d.y), fmax(swept.hi.z, swept.hi.z + d.z));
+        fcVec3 d;
+        fcAabb swept = fcContacts_Swept(world, s, world->bodies + s->body, &d);
         fcBroadphase_MoveProxy(&world->broadphase, s->proxy, swept, d);
     }
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;
@@ -424,6 +473,14 @@ static uint64_t fcContacts_HeightKey(fcReal height)
     return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
+// the height key of a pair with points: its first point's height along -gravity
+static uint64_t fcContacts_PairHeightKey(const fcWorld* world, const fcContact* c)
+{
+    const fcBody* a = world->bodies + c->bodyA;
+    fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
+    return fcContacts_HeightKey(-fcVec3_Dot(world->def.gravity, p));
+}
+
 static bool fcContacts_KeyBefore(const fcContactKey* a, const fcContactKey* b)
 {
     return a->key < b->key || (a->key == b->key && a->rank < b->rank);
@@ -444,10 +501,7 @@ static void fcContacts_SortByHeight(fcWorld* world)
     fcContactKey* keys = set->sortKeys;
     fcContactKey* other = set->sortKeys + set->sortKeyCapacity;
     for (int t = 0; t < n; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
-        const fcBody* a = world->bodies + c->bodyA;
-        fcVec3 p = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, c->manifolds[0].points[0].localA));
-        keys[t].key = fcContacts_HeightKey(-fcVec3_Dot(g, p));
+        keys[t].key = set->slotHeightKey[set->touching[t]];  // the narrowphase's (fcContacts_PairHeightKey)
         keys[t].index = set->touching[t];
         keys[t].rank = t;
     }
@@ -501,6 +555,37 @@ static void fcContacts_SortByHeight(fcWorld* world)
     }
 }
 
+// Whether the tight boxes of two shapes come closer than margin on every world axis. Farther apart along one, the
+// shapes are at least that far apart, and the pair has nothing within its margin this step: in a falling pile most
+// pairs found by the fat boxes are such, and the narrowphase would spend a separating axis test (a box pair's
+// rotations, its 3 x 3 products and face axes) to find it out. The narrowphase's own bounds (the separating axis
+// gaps) only ever underestimate the distance, so it could keep a speculative point that this drops; such a
+// point had a true gap of at least the margin, the distance the pair cannot close within the step.
+static bool fcContacts_WithinMargin(fcAabb a, fcAabb b, fcReal margin)
+{
+    return a.lo.x - b.hi.x < margin && b.lo.x - a.hi.x < margin && a.lo.y - b.hi.y < margin && b.lo.y - a.hi.y < margin &&
+           a.lo.z - b.hi.z < margin && b.lo.z - a.hi.z < margin;
+}
+
+// A pair slot's state after the narrowphase (fcContactSet.slotState): the sequential pass after it reads these two
+// bytes a slot instead of the pair (its fields lie 3 KB apart, so each pair read there, and again by the manifold
+// index and the sort by height, was a cache miss: in the S4 rain, 16 thousand a step)
+#define FC_SLOT_IN_USE 0x1u
+#define FC_SLOT_OVERLAP 0x2u
+#define FC_SLOT_ENABLED 0x4u
+#define FC_SLOT_EVENT 0x8u
+#define FC_SLOT_MANIFOLDS 0x10u
+#define FC_SLOT_POINTS_SHIFT 8  // bit 8 + m: manifold m has points
+
+static uint16_t fcContacts_SlotState(const fcContact* c)
+{
+    unsigned state = FC_SLOT_IN_USE | (c->overlap ? FC_SLOT_OVERLAP : 0u) | (c->enabled ? FC_SLOT_ENABLED : 0u) |
+                     (c->event >= 0 ? FC_SLOT_EVENT : 0u) | (c->manifoldCount > 0 ? FC_SLOT_MANIFOLDS : 0u);
+    for (int m = 0; m < c->manifoldCount; ++m)
+        if (c->manifolds[m].pointCount > 0) state |= 1u << (FC_SLOT_POINTS_SHIFT + m);
+    return (uint16_t)state;
+}
+
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each
 // pair writes only itself; the pair cache, the events and the user's hook wait for the sequential pass
 static void fcContacts_NarrowChunk(void* context, int begin, int end)
@@ -508,24 +593,36 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
     const fcWorld* world = context;
     fcContact* contacts = world->contacts.contacts;
     fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
+    uint16_t* state = world->contacts.slotState;
+    uint64_t* heightKey = world->contacts.slotHeightKey;
+    bool sorted = fcVec3_Length(world->def.gravity) != 0;  // fcContacts_SortByHeight
     for (int ci = begin; ci < end; ++ci) {
         fcContact* c = contacts + ci;
+        state[ci] = 0;
         if (!c->inUse) continue;
         c->event = -1;
         const fcShape* sa = world->shapes + c->shapeA;
         const fcShape* sb = world->shapes + c->shapeB;
         c->overlap = fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy);
-        if (!c->overlap) continue;
+        if (!c->overlap) {
+            state[ci] = fcContacts_SlotState(c);
+            continue;
+        }
         const fcBody* ba = world->bodies + c->bodyA;
         const fcBody* bb = world->bodies + c->bodyB;
         bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
         if (!asleep) {
-            fcContacts_MixMaterial(world, c);
-            int n = fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, fcContacts_Margin(world, c), fresh,
-                              FC_MAX_PAIR_MANIFOLDS);
+            fcReal margin = fcContacts_Margin(world, c);
+            int n = fcContacts_WithinMargin(sa->aabb, sb->aabb, margin)
+                        ? fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, margin, fresh, FC_MAX_PAIR_MANIFOLDS)
+                        : 0;
+            // only a pair with points is solved or reported: the others' materials would go unread
+            if (n > 0) fcContacts_MixMaterial(world, c);
             fcContacts_Update(world, c, fresh, n);
         }
         c->enabled = c->manifoldCount > 0 && !asleep;  // a sleeping pair keeps its last impulses
+        state[ci] = fcContacts_SlotState(c);
+        if (sorted && c->manifoldCount > 0) heightKey[ci] = fcContacts_PairHeightKey(world, c);
     }
 }
 
@@ -546,35 +643,58 @@ void fcContacts_Collide(fcWorld* world)
     double t1 = fcNowMs();
     prof->broadphase += t1 - t0;
 
+    if (set->slotCapacity < set->high) {
+        set->slotCapacity = set->capacity;
+        set->slotState = fcRealloc(set->slotState, sizeof(uint16_t) * (size_t)set->slotCapacity);
+        set->slotHeightKey = fcRealloc(set->slotHeightKey, sizeof(uint64_t) * (size_t)set->slotCapacity);
+    }
     fcParallelFor(set->high < FC_PAIR_INLINE ? NULL : world->tasks, set->high, FC_PAIR_GRAIN, fcContacts_NarrowChunk, world);
     // in slot order, as if the pairs had been collided one after the other: the same events in the same order,
-    // the same free list, for any number of threads
+    // the same free list, for any number of threads. The pairs' own fields are read only where something happens
+    // (an event, a destroyed pair, the pre-solve hook); the manifold index (fcContacts_RebuildIndex's) is built here
     set->touchingCount = 0;
     set->enabledCount = 0;
-    int pairs = 0;
+    int pairs = 0, manifolds = 0;
     for (int ci = 0; ci < set->high; ++ci) {
-        fcContact* c = set->contacts + ci;
-        if (!c->inUse) continue;
-        if (!c->overlap) {
+        unsigned state = set->slotState[ci];
+        if (!(state & FC_SLOT_IN_USE)) continue;
+        if (!(state & FC_SLOT_OVERLAP)) {
+            fcContact* c = set->contacts + ci;
             if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
             if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
             fcContacts_Destroy(world, ci);
             continue;
         }
         pairs += 1;
-        if (c->event >= 0) fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
-        if (c->enabled && !c->sensor && world->def.preSolve != NULL) fcContacts_PreSolve(world, c);
-        set->enabledCount += c->enabled;
-        if (c->manifoldCount > 0) {  // sleeping pairs too: islands and the API see them
+        bool enabled = state & FC_SLOT_ENABLED;
+        if (state & FC_SLOT_EVENT) {
+            fcContact* c = set->contacts + ci;
+            fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
+        }
+        if (enabled && world->def.preSolve != NULL) {
+            fcContact* c = set->contacts + ci;
+            if (!c->sensor) fcContacts_PreSolve(world, c);
+            enabled = c->enabled;
+        }
+        set->enabledCount += enabled;
+        if (state & FC_SLOT_MANIFOLDS) {  // sleeping pairs too: islands and the API see them
             if (set->touchingCount == set->touchingCapacity) {
                 set->touchingCapacity = set->touchingCapacity ? 2 * set->touchingCapacity : 64;
                 set->touching = fcRealloc(set->touching, sizeof(int) * (size_t)set->touchingCapacity);
             }
             set->touching[set->touchingCount++] = ci;
+            for (int m = 0; m < FC_MAX_PAIR_MANIFOLDS; ++m) {
+                if (!(state & (1u << (FC_SLOT_POINTS_SHIFT + m)))) continue;
+                if (manifolds == set->manifoldRefCapacity) {
+                    set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
+                    set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
+                }
+                set->manifoldRefs[manifolds++] = ci * FC_MAX_PAIR_MANIFOLDS + m;
+            }
         }
     }
     world->stats.shapePairs = pairs;
-    fcContacts_RebuildIndex(world);
+    world->stats.contactCount = manifolds;
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
     set->layoutDirty = true;

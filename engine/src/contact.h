@@ -58,7 +58,6 @@ typedef struct fcContact {
     int shapeA, shapeB;       // shapeA < shapeB
     int bodyA, bodyB;
     int manifoldCount;
-    int hashNext;             // chain in the pair hash
     fcReal friction, restitution, rollingFriction, torsionalFriction;
     fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
 } fcContact;
@@ -176,6 +175,10 @@ typedef struct fcContactSet {
     int* freeList;
     int* hashHeads;           // (hashSize) first contact of each bucket
     int hashSize;
+    // (capacity) per pair slot, its chain link in the pair hash and its shapes (shapeA << 32 | shapeB): the broadphase's
+    // look-ups walk these, not the pairs (3 KB apart, and out of the caches when the broadphase runs)
+    int* hashNext;
+    uint64_t* pairKeys;
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
@@ -185,11 +188,17 @@ typedef struct fcContactSet {
                               // (ranks in that list): the next sort starts from it when the pairs are the same
     int sortLastCount;        // -1: none
     fcReal* shapeSpinReach;   // (shapeHigh) per shape, this step: |w| of its body times half its box's diagonal
+    uint8_t* shapeRefit;      // (shapeHigh) per shape, this step: what its proxy needs (contact.c, fcContacts_RefitChunk)
     int shapeSpinReachCapacity;
     int enabledCount;         // touching contacts in this step's problem (not asleep, not disabled)
     int substep;              // the substep being solved (fcContacts_Finish counts them)
     int* manifoldRefs;        // the API's i-th manifold: contact * FC_MAX_PAIR_MANIFOLDS + manifold (rebuilt each step)
     int manifoldRefCapacity;
+    // (slotCapacity) per pair slot, what the narrowphase left for the collide stage's sequential passes
+    // (FC_SLOT_* bits; contact.c) and the height key of its first point, so that they do not read the pairs again
+    uint16_t* slotState;
+    uint64_t* slotHeightKey;
+    int slotCapacity;
     // the velocity solve's compact arrays: laid out once per step (fcContacts_Layout, after the collide stage),
     // their numbers refreshed every substep (fcContacts_Prepare)
     bool layoutDirty;
