@@ -147,8 +147,20 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
 }
 
-// The API's index of manifolds with points, so that fcWorld_GetContact(i) is a lookup; also after a shape's
-// contacts were destroyed between steps (they leave the touching list at once)
+// the API's index of manifolds with points (fcWorld_GetContact(i) is a lookup): manifold m of pair slot ci appended
+// as the count-th entry; returns the new count
+static int fcContacts_IndexManifold(fcContactSet* set, int count, int ci, int m)
+{
+    if (count == set->manifoldRefCapacity) {
+        set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
+        set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
+    }
+    set->manifoldRefs[count] = ci * FC_MAX_PAIR_MANIFOLDS + m;
+    return count + 1;
+}
+
+// The index built again after a shape's contacts were destroyed between steps (they leave the touching list at
+// once); the collide stage builds it as it lists the touching pairs
 static void fcContacts_RebuildIndex(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -159,14 +171,8 @@ static void fcContacts_RebuildIndex(fcWorld* world)
     int manifolds = 0;
     for (int t = 0; t < set->touchingCount; ++t) {
         const fcContact* c = set->contacts + set->touching[t];
-        for (int m = 0; m < c->manifoldCount; ++m) {
-            if (c->manifolds[m].pointCount == 0) continue;
-            if (manifolds == set->manifoldRefCapacity) {
-                set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
-                set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
-            }
-            set->manifoldRefs[manifolds++] = set->touching[t] * FC_MAX_PAIR_MANIFOLDS + m;
-        }
+        for (int m = 0; m < c->manifoldCount; ++m)
+            if (c->manifolds[m].pointCount > 0) manifolds = fcContacts_IndexManifold(set, manifolds, set->touching[t], m);
     }
     world->stats.contactCount = manifolds;
 }
@@ -683,14 +689,8 @@ void fcContacts_Collide(fcWorld* world)
                 set->touching = fcRealloc(set->touching, sizeof(int) * (size_t)set->touchingCapacity);
             }
             set->touching[set->touchingCount++] = ci;
-            for (int m = 0; m < FC_MAX_PAIR_MANIFOLDS; ++m) {
-                if (!(state & (1u << (FC_SLOT_POINTS_SHIFT + m)))) continue;
-                if (manifolds == set->manifoldRefCapacity) {
-                    set->manifoldRefCapacity = 2 * set->manifoldRefCapacity + 64;
-                    set->manifoldRefs = fcRealloc(set->manifoldRefs, sizeof(int) * (size_t)set->manifoldRefCapacity);
-                }
-                set->manifoldRefs[manifolds++] = ci * FC_MAX_PAIR_MANIFOLDS + m;
-            }
+            for (int m = 0; m < FC_MAX_PAIR_MANIFOLDS; ++m)
+                if (state & (1u << (FC_SLOT_POINTS_SHIFT + m))) manifolds = fcContacts_IndexManifold(set, manifolds, ci, m);
         }
     }
     world->stats.shapePairs = pairs;
