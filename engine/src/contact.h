@@ -220,6 +220,7 @@ typedef struct fcContactSet {
     int curveCount, curveCapacity;
     int colorCount;               // colours in use; colour c's blocks are [colorBlocks[c], colorBlocks[c + 1]), the
     int colorBlocks[FC_CONTACT_COLORS + 1];  // blocks past colorBlocks[colorCount] (past the colours) may share bodies
+    bool colorsSplit;             // some colour splits into chunks for the workers (contact_solve.c)
     fcReal* chunkSlots;           // the maxima of a parallel loop's chunks (contact_solve.c)
     int chunkSlotCapacity;
     int* colorScratch;            // the layout's scratch: colours of the manifolds, floors of the bodies

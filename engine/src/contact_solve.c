@@ -214,12 +214,15 @@ static void fcContacts_TaskStart(fcWorld* world, fcContactTask* task)
     for (int k = 0; k < FC_CONTACT_SLOTS; ++k) task->max[k] = -INFINITY;
 }
 
-// fn over every block in chunks
+// fn over every block in chunks. When no colour is large enough to split (the sweeps run on the calling thread),
+// neither are these loops: blocks a worker prepared would reach the sweeps from the other core's cache (S4's rain,
+// whose colours are some 25 blocks: 2 threads took 20 % longer than 1 until this)
 static void fcContacts_ForBlocks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
 {
     fcContacts_TaskStart(world, task);
     int count = world->contacts.blockCount;
-    fcContacts_RunChunks(world, fn, task, 0, count, count < 2 * FC_CONTACT_GRAIN ? (count > 0 ? count : 1) : FC_CONTACT_GRAIN);
+    bool split = world->contacts.colorsSplit && count >= 2 * FC_CONTACT_GRAIN;
+    fcContacts_RunChunks(world, fn, task, 0, count, split ? FC_CONTACT_GRAIN : (count > 0 ? count : 1));
 }
 
 // fn over the blocks colour by colour (backwards with task->reverse). The colours too small to split go to the
@@ -809,6 +812,8 @@ static void fcContacts_Structure(fcWorld* world)
         first += counts[color];
     }
     set->colorBlocks[set->colorCount] = set->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
+    set->colorsSplit = false;
+    for (int c = 0; c < set->colorCount; ++c) set->colorsSplit |= set->colorBlocks[c + 1] - set->colorBlocks[c] >= 2 * FC_CONTACT_COLOR_GRAIN;
     // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
     for (int c = 0; c < set->colorCount; ++c)
         for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The worker pool behind fcParallelFor: workers sleep on a condition variable between loops and claim chunks from
-// one atomic claim word during one; the caller runs chunks too and returns once every chunk is done. A worker
-// that wakes late, after its loop was finished (by the caller alone, on a loaded machine), finds the word of
-// another loop and goes back to sleep: the caller never waits for a worker that has no chunk.
+// The worker pool behind fcParallelFor: between loops a worker spins a little while on the published loop count
+// (a step's loops come microseconds apart: a wake-up through the kernel took longer than a contact colour's
+// work), then sleeps on a condition variable; during a loop it claims chunks from one atomic claim word. The
+// caller runs chunks too and returns once every chunk is done. A worker that wakes late, after its loop was
+// finished (by the caller alone, on a loaded machine), finds the word of another loop and waits again: the caller
+// never waits for a worker that has no chunk.
 #define _POSIX_C_SOURCE 200809L
 #include "tasks.h"
 
@@ -10,6 +12,9 @@
 
 #include <pthread.h>
 #include <sched.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -20,6 +25,16 @@
 #define FC_TASK_BITS 20
 #define FC_TASK_MASK ((1u << FC_TASK_BITS) - 1)
 #define FC_TASK_GENERATIONS 0xFFFFFFu
+// how long a worker spins for the next loop before it sleeps: some 20 to 60 microseconds (a pause is 10 to 140
+// cycles, by processor)
+#define FC_TASK_SPINS 4000
+
+static inline void fcTasks_Pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+}
 
 struct fcTaskPool {
     int workerCount;
@@ -32,8 +47,12 @@ struct fcTaskPool {
     int count, grain;
     _Atomic uint64_t claim;
     atomic_int pending;  // chunks not finished
-    uint32_t generation; // the last loop's, 1 .. 2^24 - 1 (under the mutex)
-    bool quit;
+    uint32_t generation; // the last loop's, 1 .. 2^24 - 1 (the caller's)
+    // the last loop's generation, for the workers (published after the claim word names it), and how many workers
+    // sleep: the caller wakes them through the mutex only then
+    _Alignas(64) _Atomic uint32_t published;
+    atomic_int sleepers;
+    atomic_bool quit;
 };
 
 static uint64_t fcTasks_Word(uint32_t generation, int chunks, int next)
@@ -62,12 +81,22 @@ static void* fcTasks_Worker(void* arg)
     fcTaskPool* pool = arg;
     uint32_t seen = 0;
     for (;;) {
-        pthread_mutex_lock(&pool->mutex);
-        while (!pool->quit && pool->generation == seen) pthread_cond_wait(&pool->wake, &pool->mutex);
-        bool quit = pool->quit;
-        seen = pool->generation;
-        pthread_mutex_unlock(&pool->mutex);
-        if (quit) return NULL;
+        uint32_t next = seen;
+        for (int spin = 0; spin < FC_TASK_SPINS && next == seen && !atomic_load(&pool->quit); ++spin) {
+            fcTasks_Pause();
+            next = atomic_load(&pool->published);
+        }
+        if (next == seen) {
+            // no loop came: sleep until one is published. sleepers goes up before published is read again, and the
+            // caller reads sleepers after it publishes (both sequentially consistent): one of the two sees the other
+            pthread_mutex_lock(&pool->mutex);
+            atomic_fetch_add(&pool->sleepers, 1);
+            while (!atomic_load(&pool->quit) && (next = atomic_load(&pool->published)) == seen) pthread_cond_wait(&pool->wake, &pool->mutex);
+            atomic_fetch_sub(&pool->sleepers, 1);
+            pthread_mutex_unlock(&pool->mutex);
+        }
+        if (atomic_load(&pool->quit)) return NULL;
+        seen = next;
         fcTasks_RunChunks(pool, seen);
     }
 }
@@ -82,6 +111,9 @@ fcTaskPool* fcTaskPool_Create(int threads)
     pool->workers = fcAlloc(sizeof(pthread_t) * (size_t)(threads - 1));
     atomic_init(&pool->claim, fcTasks_Word(0, 0, 0));
     atomic_init(&pool->pending, 0);
+    atomic_init(&pool->published, 0);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->quit, false);
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     for (int i = 0; i < threads - 1; ++i) {
@@ -99,7 +131,7 @@ void fcTaskPool_Destroy(fcTaskPool* pool)
 {
     if (pool == NULL) return;
     pthread_mutex_lock(&pool->mutex);
-    pool->quit = true;
+    atomic_store(&pool->quit, true);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
     for (int i = 0; i < pool->workerCount; ++i) pthread_join(pool->workers[i], NULL);
@@ -120,7 +152,7 @@ void fcParallelFor(fcTaskPool* pool, int count, int grain, fcTaskFcn* fn, void* 
         for (int c = 0; c < chunks; ++c) fn(context, c * grain, c * grain + grain < count ? c * grain + grain : count);
         return;
     }
-    pthread_mutex_lock(&pool->mutex);
+    // the loop's parameters: a worker reads them only after it claimed a chunk of this loop's word
     pool->fn = fn;
     pool->context = context;
     pool->count = count;
@@ -129,8 +161,12 @@ void fcParallelFor(fcTaskPool* pool, int count, int grain, fcTaskFcn* fn, void* 
     uint32_t generation = pool->generation = pool->generation % FC_TASK_GENERATIONS + 1;
     atomic_store_explicit(&pool->pending, chunks, memory_order_relaxed);
     atomic_store_explicit(&pool->claim, fcTasks_Word(generation, chunks, 0), memory_order_release);
-    pthread_cond_broadcast(&pool->wake);
-    pthread_mutex_unlock(&pool->mutex);
+    atomic_store(&pool->published, generation);
+    if (atomic_load(&pool->sleepers) > 0) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mutex);
+    }
     fcTasks_RunChunks(pool, generation);
     // every chunk done (a chunk a worker holds is waited for; a worker that never woke is not)
     for (int spin = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) > 0; ++spin)
