@@ -296,8 +296,9 @@ static void fcHoldHeight(const fcUserConstraintState* state, fcUserConstraintRow
     rows[0].error = state->position[1].z - 3;
 }
 
-// Everything the threaded stages treat differently in one world: 600 hinges (every fifth with a limit, every
-// seventh with a motor, every eleventh soft) in chains of 30 with user rows holding their tips, a kinematic
+// Everything the threaded stages treat differently in one world: 1200 hinges (every fifth with a limit, every
+// seventh with a motor, every eleventh soft) in chains of 30 with user rows holding their tips (enough bodies,
+// blocks and rows for the stages' loops to split: solver.h's grains), a kinematic
 // platform carrying boxes (a kinematic body in many contact blocks), sleeping on, and the worker count changed
 // between steps. 1, 2 and 3 workers, and 1 switched to 3 halfway, end in bit-identical states.
 static fcWorldId fcBuildMixedWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJointId* joints, int* jointCount)
@@ -306,7 +307,7 @@ static fcWorldId fcBuildMixedWorld(int workers, fcBodyId* bodies, int* bodyCount
     wd.workerCount = workers;
     fcWorldId w = fcCreateWorld(&wd);
     int nb = 0, nj = 0;
-    for (int c = 0; c < 20; ++c) {
+    for (int c = 0; c < 40; ++c) {
         fcBodyId prev = fc_nullBodyId;
         for (int i = 0; i < 30; ++i) {
             fcBodyDef bd = fcDefaultBodyDef();
@@ -351,7 +352,7 @@ static fcWorldId fcBuildMixedWorld(int workers, fcBodyId* bodies, int* bodyCount
 
 static int test_mixed_features_bit_identical(void)
 {
-    enum { maxBodies = 1000, steps = 40 };
+    enum { maxBodies = 1600, steps = 40 };
     static fcBodyId bodies[4][maxBodies];
     static fcJointId joints[4][maxBodies];
     static fcSnapshot states[4][maxBodies];

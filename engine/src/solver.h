@@ -10,12 +10,14 @@
 
 #include "joint.h"
 
-// items per chunk of the stages' parallel loops (tasks.h): big enough that a small world runs on the caller alone; a
-// thousand bodies, not more, run alone: split, their data went to the other core and came back (S4, 2 threads: the
-// bodies' integration took 2.7 times as long)
-#define FC_ROW_GRAIN 512
+// items per chunk of the stages' parallel loops (tasks.h): a chunk must carry tens of microseconds of work, or
+// handing it out costs more than it saves: what a worker wrote goes from the other core's cache to the next stage
+// on the caller. With 256 bodies, 128 blocks and 512 rows a chunk, 2 threads took 20 to 25 % longer than 1 on
+// the 1000-link chain (S6-1000) and S4; with these, worlds of about a thousand bodies run on the caller alone and
+// the 10000-link chain gains 1.3 times on 2 threads (docs/benchmarks.md).
+#define FC_ROW_GRAIN 4096
 #define FC_BODY_GRAIN 1024
-#define FC_BLOCK_GRAIN 128
+#define FC_BLOCK_GRAIN 1024
 
 // constraint_rows.c
 void fcRows_Layout(fcWorld* world);
