@@ -17,6 +17,7 @@
 #endif
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 // The claim word: the loop's generation (24 bits), its chunk count and the next chunk to claim (20 bits each). A
 // chunk is claimed by compare-and-swap only while the word still names the claimer's loop, so a chunk is never
@@ -50,7 +51,7 @@ struct fcTaskPool {
     uint32_t generation; // the last loop's, 1 .. 2^24 - 1 (the caller's)
     // the last loop's generation, for the workers (published after the claim word names it), and how many workers
     // sleep: the caller wakes them through the mutex only then
-    _Alignas(64) _Atomic uint32_t published;
+    _Alignas(FC_CACHE_LINE) _Atomic uint32_t published;
     atomic_int sleepers;
     atomic_bool quit;
 };
@@ -107,7 +108,9 @@ fcTaskPool* fcTaskPool_Create(int threads)
         fcError("fcTaskPool_Create: a pool needs at least 2 threads, got %d", threads);
         return NULL;
     }
-    fcTaskPool* pool = fcAllocZeroed(sizeof *pool);
+    // published starts a cache line (_Alignas(64)): calloc promises 16 bytes only
+    fcTaskPool* pool = fcAllocLines(sizeof *pool);
+    memset(pool, 0, sizeof *pool);
     pool->workers = fcAlloc(sizeof(pthread_t) * (size_t)(threads - 1));
     atomic_init(&pool->claim, fcTasks_Word(0, 0, 0));
     atomic_init(&pool->pending, 0);
@@ -169,6 +172,8 @@ void fcParallelFor(fcTaskPool* pool, int count, int grain, fcTaskFcn* fn, void* 
     }
     fcTasks_RunChunks(pool, generation);
     // every chunk done (a chunk a worker holds is waited for; a worker that never woke is not)
-    for (int spin = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) > 0; ++spin)
-        if (spin > 1000) sched_yield();
+    for (int spin = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) > 0;) {
+        if (spin < 1000) ++spin, fcTasks_Pause();
+        else sched_yield();
+    }
 }
