@@ -334,8 +334,8 @@ static bool fcContacts_Unseen(const fcShape* s) { return s->def.categoryBits == 
 // pair about a microsecond), well above the cost of handing it to a worker, but fewer than FC_PAIR_INLINE slots
 // are not worth handing out (a parallel loop costs microseconds, more on a loaded machine: the 68 pairs of a
 // capsule chain took 8 us alone and 22 us split in two; and a pair a worker updated reaches the contact solver
-// from the other core's cache: S3's 590 pairs went 3 % slower on 2 threads than on 1). A shape's refit is a few hundred instructions, so
-// only worlds of more than 256 shapes split it. Small worlds (S1, the small tests) stay on the caller.
+// from the other core's cache: S3's 590 pairs went 3 % slower on 2 threads than on 1). A shape's refit is a few
+// hundred instructions, so only worlds of more than 256 shapes split it. Small worlds (S1, the small tests) stay on the caller.
 #define FC_SHAPE_GRAIN 256
 #define FC_PAIR_GRAIN 64
 #define FC_PAIR_INLINE 1024

@@ -208,6 +208,9 @@ static void fcContacts_RunChunks(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
         task->max[k % FC_CONTACT_SLOTS] = fmax(task->max[k % FC_CONTACT_SLOTS], set->chunkSlots[k]);
 }
 
+// a colour of this many blocks splits into chunks for the workers (fewer run on the calling thread)
+static bool fcContacts_ColorSplits(int blocks) { return blocks >= 2 * FC_CONTACT_COLOR_GRAIN; }
+
 static void fcContacts_TaskStart(fcWorld* world, fcContactTask* task)
 {
     task->world = world;
@@ -244,7 +247,7 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
             int c = task->reverse ? colors - k : k;
             begin = rest ? past : set->colorBlocks[c];
             end = rest ? set->blockCount : set->colorBlocks[c + 1];
-            split = !rest && end - begin >= 2 * FC_CONTACT_COLOR_GRAIN;
+            split = !rest && fcContacts_ColorSplits(end - begin);
         }
         if (!split && !flush) {
             // joins the run: ranges come in block order forwards, in reverse block order backwards
@@ -813,7 +816,7 @@ static void fcContacts_Structure(fcWorld* world)
     }
     set->colorBlocks[set->colorCount] = set->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
     set->colorsSplit = false;
-    for (int c = 0; c < set->colorCount; ++c) set->colorsSplit |= set->colorBlocks[c + 1] - set->colorBlocks[c] >= 2 * FC_CONTACT_COLOR_GRAIN;
+    for (int c = 0; c < set->colorCount; ++c) set->colorsSplit |= fcContacts_ColorSplits(set->colorBlocks[c + 1] - set->colorBlocks[c]);
     // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
     for (int c = 0; c < set->colorCount; ++c)
         for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;

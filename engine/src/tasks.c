@@ -92,7 +92,8 @@ static void* fcTasks_Worker(void* arg)
             // caller reads sleepers after it publishes (both sequentially consistent): one of the two sees the other
             pthread_mutex_lock(&pool->mutex);
             atomic_fetch_add(&pool->sleepers, 1);
-            while (!atomic_load(&pool->quit) && (next = atomic_load(&pool->published)) == seen) pthread_cond_wait(&pool->wake, &pool->mutex);
+            while (!atomic_load(&pool->quit) && (next = atomic_load(&pool->published)) == seen)
+                pthread_cond_wait(&pool->wake, &pool->mutex);
             atomic_fetch_sub(&pool->sleepers, 1);
             pthread_mutex_unlock(&pool->mutex);
         }
