@@ -163,6 +163,18 @@ typedef struct fcContactLayoutKey {
     unsigned flags;
 } fcContactLayoutKey;
 
+// The blocks of one group, colour by colour. A large problem is cut in two halves at the median of its moving
+// bodies along their widest axis: group 0 holds the manifolds within the lower half, group 1 those within the upper
+// one, group 2 those across the cut. Groups 0 and 1 share no dynamic body, so two workers sweep one each, every
+// colour of it, with no wait between colours and each half's bodies in its worker's cache; group 2 follows (it
+// leads on backward sweeps). One thread sweeps the same blocks in the same order: the same bits.
+#define FC_CONTACT_HALVES_FROM 512  // manifolds: a problem this large is cut in halves (whatever the workers)
+typedef struct fcContactGroup {
+    int first, end;  // blocks
+    int colorCount;  // colour c's blocks are [colorBlocks[c], colorBlocks[c + 1]); past colorBlocks[colorCount] (past
+    int colorBlocks[FC_CONTACT_COLORS + 1];  // the colours) to end, blocks that may share bodies, in order
+} fcContactGroup;
+
 typedef struct fcContactKey {
     uint64_t key;  // the height's bits, ordered as the heights (contact.c)
     int index;     // the pair's slot
@@ -218,12 +230,12 @@ typedef struct fcContactSet {
     int spinCount, spinCapacity;
     fcContactCurve4* curves;
     int curveCount, curveCapacity;
-    int colorCount;               // colours in use; colour c's blocks are [colorBlocks[c], colorBlocks[c + 1]), the
-    int colorBlocks[FC_CONTACT_COLORS + 1];  // blocks past colorBlocks[colorCount] (past the colours) may share bodies
+    int groupCount;               // 1, or 3 with the halves (FC_CONTACT_HALVES_FROM manifolds on)
+    fcContactGroup groups[3];     // in block order: group g's blocks are [groups[g].first, groups[g].end)
     bool colorsSplit;             // some colour splits into chunks for the workers (contact_solve.c)
     fcReal* chunkSlots;           // the maxima of a parallel loop's chunks (contact_solve.c)
     int chunkSlotCapacity;
-    int* colorScratch;            // the layout's scratch: colours of the manifolds, floors of the bodies
+    int* colorScratch;            // the layout's scratch: colours and groups of the manifolds; floors, halves and a list of the bodies
     int colorScratchCapacity;
     uint64_t* colorUsed;          // per fcBody, the colours of its manifolds
     int colorUsedCapacity;

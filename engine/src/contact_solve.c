@@ -175,7 +175,10 @@ typedef struct fcSide4 {
 // blocks share no dynamic body, so a colour's chunks run together, the colours one after another (what a sweep
 // computes is then the sequential sweep's, bit for bit). Each chunk keeps its maxima in its own slots, reduced by
 // the caller in chunk order. A chunk costs a few microseconds to hand out, so a loop or a colour smaller than two
-// chunks runs on the calling thread: S3's colours (a pyramid's rows, about 5 blocks each) never split.
+// chunks runs on the calling thread: S3's colours (a pyramid's rows, about 5 blocks each) never split. A large
+// problem (FC_CONTACT_HALVES_FROM manifolds) is laid out in halves (contact.h, fcContactGroup): the two halves'
+// blocks are swept side by side, one chunk each with all its colours, and the few across the cut after them, so
+// that a sweep waits for the workers once rather than once a colour (S4's rain: some 16 colours of 25 blocks).
 // ---------------------------------------------------------------------------------------------------------------------
 
 #define FC_CONTACT_GRAIN 64        // blocks a chunk, for the loops over all blocks
@@ -217,27 +220,62 @@ static void fcContacts_TaskStart(fcWorld* world, fcContactTask* task)
     for (int k = 0; k < FC_CONTACT_SLOTS; ++k) task->max[k] = -INFINITY;
 }
 
-// fn over every block in chunks. When no colour is large enough to split (the sweeps run on the calling thread),
-// neither are these loops: blocks a worker prepared would reach the sweeps from the other core's cache (S4's rain,
-// whose colours are some 25 blocks: 2 threads took 20 % longer than 1 until this)
-static void fcContacts_ForBlocks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
+// The two halves' ranges of blocks [begin[k], end[k]) at once, one chunk each: fn with a copy of the task whose
+// slots are the ranges' first blocks' (grain 1), reduced into task->max
+typedef struct fcContactHalves {
+    fcTaskFcn* fn;
+    fcContactTask task[2];
+    int begin[2], end[2];
+} fcContactHalves;
+
+static void fcContacts_HalfChunk(void* context, int begin, int end)
 {
-    fcContacts_TaskStart(world, task);
-    int count = world->contacts.blockCount;
-    bool split = world->contacts.colorsSplit && count >= 2 * FC_CONTACT_GRAIN;
-    fcContacts_RunChunks(world, fn, task, 0, count, split ? FC_CONTACT_GRAIN : (count > 0 ? count : 1));
+    fcContactHalves* h = context;
+    for (int k = begin; k < end; ++k)
+        if (h->end[k] > h->begin[k]) h->fn(h->task + k, h->begin[k], h->end[k]);
 }
 
-// fn over the blocks colour by colour (backwards with task->reverse). The colours too small to split go to the
-// calling thread in runs, one loop a run, and so do the blocks past the colours (they may share bodies): first
-// backwards, last forwards.
-static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
+static void fcContacts_RunHalves(fcWorld* world, fcTaskFcn* fn, fcContactTask* task, int begin0, int end0, int begin1, int end1)
+{
+    fcContactSet* set = &world->contacts;
+    fcContactHalves h = {.fn = fn, .begin = {begin0, begin1}, .end = {end0, end1}};
+    for (int k = 0; k < 2; ++k) {
+        h.task[k] = *task;
+        h.task[k].first = 0;
+        h.task[k].grain = 1;
+        for (int q = 0; q < FC_CONTACT_SLOTS; ++q) set->chunkSlots[FC_CONTACT_SLOTS * h.begin[k] + q] = -INFINITY;
+    }
+    fcParallelFor(world->tasks, 2, 1, fcContacts_HalfChunk, &h);
+    for (int k = 0; k < 2; ++k)
+        if (h.end[k] > h.begin[k])
+            for (int q = 0; q < FC_CONTACT_SLOTS; ++q) task->max[q] = fmax(task->max[q], set->chunkSlots[FC_CONTACT_SLOTS * h.begin[k] + q]);
+}
+
+// fn over every block in chunks. With halves, one chunk a half (the group across the cut with the upper one), so
+// that the blocks a worker fills are those it sweeps. Else, when no colour is large enough to split (the sweeps run
+// on the calling thread), neither are these loops: blocks a worker prepared would reach the sweeps from the other
+// core's cache (S4's rain, whose colours are some 25 blocks: 2 threads took 20 % longer than 1 until this)
+static void fcContacts_ForBlocks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
 {
     fcContactSet* set = &world->contacts;
     fcContacts_TaskStart(world, task);
-    int colors = world->tasks != NULL ? set->colorCount : 0;  // without workers: one run, in the blocks' order
-    int past = set->colorBlocks[colors];                      // the first block past the colours
-    int runBegin = 0, runEnd = 0;                             // blocks waiting for the calling thread
+    int count = set->blockCount;
+    if (world->tasks != NULL && set->groupCount == 3) {
+        fcContacts_RunHalves(world, fn, task, 0, set->groups[1].first, set->groups[1].first, count);
+        return;
+    }
+    bool split = set->colorsSplit && count >= 2 * FC_CONTACT_GRAIN;
+    fcContacts_RunChunks(world, fn, task, 0, count, split ? FC_CONTACT_GRAIN : (count > 0 ? count : 1));
+}
+
+// fn over one group's blocks colour by colour (backwards with task->reverse). The colours too small to split go to
+// the calling thread in runs, one loop a run, and so do the blocks past the colours (they may share bodies): first
+// backwards, last forwards.
+static void fcContacts_ForGroupColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* task, const fcContactGroup* g)
+{
+    int colors = g->colorCount;
+    int past = g->colorBlocks[colors];  // the first block past the colours
+    int runBegin = 0, runEnd = 0;       // blocks waiting for the calling thread
     for (int k = 0; k <= colors + 1; ++k) {
         // the ranges in order: forwards the colours, then the rest; backwards the rest, then the colours down
         int begin = 0, end = 0;
@@ -245,8 +283,8 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
         if (!flush) {
             bool rest = task->reverse ? k == 0 : k == colors;
             int c = task->reverse ? colors - k : k;
-            begin = rest ? past : set->colorBlocks[c];
-            end = rest ? set->blockCount : set->colorBlocks[c + 1];
+            begin = rest ? past : g->colorBlocks[c];
+            end = rest ? g->end : g->colorBlocks[c + 1];
             split = !rest && fcContacts_ColorSplits(end - begin);
         }
         if (!split && !flush) {
@@ -260,6 +298,27 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
         runBegin = runEnd = 0;
         if (split) fcContacts_RunChunks(world, fn, task, begin, end - begin, FC_CONTACT_COLOR_GRAIN);
     }
+}
+
+// fn over the blocks in the sweep's order: without workers one run over all of them (block order is the groups' and
+// the colours' order); with workers the halves side by side, then the group across the cut (backwards: first)
+static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
+{
+    fcContactSet* set = &world->contacts;
+    fcContacts_TaskStart(world, task);
+    int count = set->blockCount;
+    if (world->tasks == NULL || count == 0) {
+        fcContacts_RunChunks(world, fn, task, 0, count, count > 0 ? count : 1);
+        return;
+    }
+    if (set->groupCount != 3) {
+        fcContacts_ForGroupColors(world, fn, task, set->groups);
+        return;
+    }
+    const fcContactGroup* g = set->groups;
+    if (task->reverse) fcContacts_ForGroupColors(world, fn, task, g + 2);
+    fcContacts_RunHalves(world, fn, task, g[0].first, g[0].end, g[1].first, g[1].end);
+    if (!task->reverse) fcContacts_ForGroupColors(world, fn, task, g + 2);
 }
 
 // The manifolds of the block FC_CONTACT_PREFETCH_AHEAD past block bi into the cache (for writing with `write`): the
@@ -704,10 +763,9 @@ static int fcContacts_SortBucket(const fcContactLayoutKey* key)
     return (spin * 2 + moving) * FC_MAX_MANIFOLD_POINTS + (FC_MAX_MANIFOLD_POINTS - points);
 }
 
-static void fcContacts_SortColors(fcContactSet* set, const int* counts)
+static void fcContacts_SortColors(fcContactSet* set, const fcContactLayoutKey** order, const int* counts)
 {
-    const fcContactLayoutKey** order = set->colorOrder;
-    const fcContactLayoutKey** scratch = order + set->layoutKeyCount;
+    const fcContactLayoutKey** scratch = set->colorOrder + set->layoutKeyCount;
     int first = 0;
     for (int color = 0; color < FC_CONTACT_COLORS; ++color) {  // past the colours the order matters: kept
         int count = counts[color];
@@ -720,6 +778,50 @@ static void fcContacts_SortColors(fcContactSet* set, const int* counts)
         }
         first += count;
     }
+}
+
+// (coordinate, index) of bodies a and b along axis: a before b
+static bool fcContacts_Before(const fcWorld* world, int axis, int a, int b)
+{
+    fcReal ca = (&world->bodies[a].position.x)[axis], cb = (&world->bodies[b].position.x)[axis];
+    return ca < cb || (ca == cb && a < b);
+}
+
+// The halves: the moving bodies of the manifolds (list), split at their median along the axis where their centres
+// spread most (a selection, linear on average): half[k] becomes 0 or 1 for each listed body k. The cut follows the
+// bodies alone, so any number of workers cuts the same way.
+static void fcContacts_Halve(const fcWorld* world, int* half, int* list, int count)
+{
+    if (count == 0) return;
+    fcReal lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) lo[i] = hi[i] = (&world->bodies[list[0]].position.x)[i];
+    for (int k = 1; k < count; ++k)
+        for (int i = 0; i < 3; ++i) {
+            fcReal c = (&world->bodies[list[k]].position.x)[i];
+            lo[i] = c < lo[i] ? c : lo[i];
+            hi[i] = c > hi[i] ? c : hi[i];
+        }
+    int axis = 0;
+    for (int i = 1; i < 3; ++i)
+        if (hi[i] - lo[i] > hi[axis] - lo[axis]) axis = i;
+    // list[0 .. mid) before list[mid] before list(mid .. count): Hoare's selection with the middle as pivot
+    int mid = count / 2, left = 0, right = count - 1;
+    while (left < right) {
+        int pivot = list[(left + right) / 2], i = left, j = right;
+        while (i <= j) {
+            while (fcContacts_Before(world, axis, list[i], pivot)) ++i;
+            while (fcContacts_Before(world, axis, pivot, list[j])) --j;
+            if (i <= j) {
+                int t = list[i];
+                list[i++] = list[j];
+                list[j--] = t;
+            }
+        }
+        if (mid <= j) right = j;
+        else if (mid >= i) left = i;
+        else break;
+    }
+    for (int k = 0; k < count; ++k) half[list[k]] = k < mid ? 0 : 1;
 }
 
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
@@ -753,73 +855,113 @@ static void fcContacts_Structure(fcWorld* world)
 
     int manifolds = set->layoutKeyCount;
     const fcContactLayoutKey* keys = set->layoutKeys;
-    // scratch: per manifold its colour; per fcBody the colours it is in and the first colour above its supports
-    if (set->colorScratchCapacity < manifolds + world->bodyHigh) {
-        set->colorScratchCapacity = manifolds + world->bodyHigh;
+    // scratch: per manifold its colour and group; per fcBody the colours it is in, the first colour above its
+    // supports, its half, and the list of the bodies to halve
+    int bodyHigh = world->bodyHigh;
+    if (set->colorScratchCapacity < 2 * manifolds + 3 * bodyHigh) {
+        set->colorScratchCapacity = 2 * manifolds + 3 * bodyHigh;
         set->colorScratch = fcRealloc(set->colorScratch, sizeof(int) * (size_t)set->colorScratchCapacity);
     }
-    if (set->colorUsedCapacity < world->bodyHigh) {
-        set->colorUsedCapacity = world->bodyHigh;
+    if (set->colorUsedCapacity < bodyHigh) {
+        set->colorUsedCapacity = bodyHigh;
         set->colorUsed = fcRealloc(set->colorUsed, sizeof(uint64_t) * (size_t)set->colorUsedCapacity);
     }
     int* colorOf = set->colorScratch;
-    int* floorOf = colorOf + manifolds;
+    int* groupOf = colorOf + manifolds;
+    int* floorOf = groupOf + manifolds;
+    int* half = floorOf + bodyHigh;
+    int* list = half + bodyHigh;
     uint64_t* used = set->colorUsed;
-    memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
-    memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
-    int counts[FC_CONTACT_COLORS + 1] = {0};
-    for (int index = 0; index < manifolds; ++index) {
-        const fcContactLayoutKey* key = keys + index;
-        int bodies[2] = {key->bodyA, key->bodyB};
-        bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
-        bool dynamic[2] = {(key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody};
-        int color = 0;
-        uint64_t taken = 0;
-        for (int s = 0; s < 2; ++s) {
-            if (!dynamic[s]) continue;
-            taken |= used[bodies[s]];
-            if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
+    set->groupCount = manifolds >= FC_CONTACT_HALVES_FROM ? 3 : 1;
+    for (int index = 0; index < manifolds; ++index) groupOf[index] = 0;
+    if (set->groupCount == 3) {
+        int listed = 0;
+        for (int index = 0; index < manifolds; ++index) {
+            int bodies[2] = {keys[index].bodyA, keys[index].bodyB};
+            for (int s = 0; s < 2; ++s)
+                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody) half[bodies[s]] = -1;
         }
-        while (color < FC_CONTACT_COLORS && (taken >> color & 1)) ++color;
-        colorOf[index] = color;
-        counts[color] += 1;
-        if (color == FC_CONTACT_COLORS) continue;
-        for (int s = 0; s < 2; ++s) {
-            if (!dynamic[s]) continue;
-            int k = bodies[s];
-            used[k] |= (uint64_t)1 << color;
-            if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
+        for (int index = 0; index < manifolds; ++index) {
+            int bodies[2] = {keys[index].bodyA, keys[index].bodyB};
+            for (int s = 0; s < 2; ++s)
+                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody && half[bodies[s]] == -1)
+                    half[bodies[s]] = -2, list[listed++] = bodies[s];
+        }
+        fcContacts_Halve(world, half, list, listed);
+        // a manifold in one half (its other body static or kinematic, or in the same half) goes to that half's group
+        for (int index = 0; index < manifolds; ++index) {
+            const fcContactLayoutKey* key = keys + index;
+            bool dynamicA = (key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, dynamicB = (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody;
+            int ha = dynamicA ? half[key->bodyA] : -1, hb = dynamicB ? half[key->bodyB] : -1;
+            groupOf[index] = ha < 0 ? (hb < 0 ? 0 : hb) : (hb < 0 || hb == ha ? ha : 2);
         }
     }
-    // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
     if (set->colorOrderCapacity < 2 * manifolds) {
         set->colorOrderCapacity = 2 * manifolds;  // the second half: the sort's scratch
         set->colorOrder = fcRealloc(set->colorOrder, sizeof(const fcContactLayoutKey*) * (size_t)set->colorOrderCapacity);
     }
-    int start[FC_CONTACT_COLORS + 2];
-    start[0] = 0;
-    for (int color = 0; color <= FC_CONTACT_COLORS; ++color) start[color + 1] = start[color] + counts[color];
-    for (int index = 0; index < manifolds; ++index) set->colorOrder[start[colorOf[index]]++] = keys + index;
-    fcContacts_SortColors(set, counts);
-    int first = 0;
-    set->colorCount = 0;
-    for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
-        if (color < FC_CONTACT_COLORS && counts[color] > 0) set->colorCount = color + 1;
-        set->colorBlocks[color] = set->blockCount;
-        int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
-        for (int k = first; k < first + counts[color]; k += width) {
-            const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
-            for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = set->colorOrder[k + l];
-            fcContacts_AddBlock(world, lanes);
-        }
-        first += counts[color];
-    }
-    set->colorBlocks[set->colorCount] = set->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
     set->colorsSplit = false;
-    for (int c = 0; c < set->colorCount; ++c) set->colorsSplit |= fcContacts_ColorSplits(set->colorBlocks[c + 1] - set->colorBlocks[c]);
-    // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
-    for (int c = 0; c < set->colorCount; ++c)
-        for (int bi = set->colorBlocks[c]; bi + 1 < set->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
+    int ordered = 0;  // manifolds of the groups before in colorOrder
+    for (int group = 0; group < set->groupCount; ++group) {
+        fcContactGroup* g = set->groups + group;
+        memset(used, 0, sizeof(uint64_t) * (size_t)bodyHigh);
+        memset(floorOf, 0, sizeof(int) * (size_t)bodyHigh);
+        int counts[FC_CONTACT_COLORS + 1] = {0};
+        for (int index = 0; index < manifolds; ++index) {
+            if (groupOf[index] != group) continue;
+            const fcContactLayoutKey* key = keys + index;
+            int bodies[2] = {key->bodyA, key->bodyB};
+            bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
+            bool dynamic[2] = {(key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody};
+            int color = 0;
+            uint64_t taken = 0;
+            for (int s = 0; s < 2; ++s) {
+                if (!dynamic[s]) continue;
+                taken |= used[bodies[s]];
+                if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
+            }
+            while (color < FC_CONTACT_COLORS && (taken >> color & 1)) ++color;
+            colorOf[index] = color;
+            counts[color] += 1;
+            if (color == FC_CONTACT_COLORS) continue;
+            for (int s = 0; s < 2; ++s) {
+                if (!dynamic[s]) continue;
+                int k = bodies[s];
+                used[k] |= (uint64_t)1 << color;
+                if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
+            }
+        }
+        // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
+        const fcContactLayoutKey** order = set->colorOrder + ordered;
+        int start[FC_CONTACT_COLORS + 2];
+        start[0] = 0;
+        for (int color = 0; color <= FC_CONTACT_COLORS; ++color) start[color + 1] = start[color] + counts[color];
+        for (int index = 0; index < manifolds; ++index)
+            if (groupOf[index] == group) order[start[colorOf[index]]++] = keys + index;
+        fcContacts_SortColors(set, order, counts);
+        int first = 0;
+        g->first = set->blockCount;
+        g->colorCount = 0;
+        for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
+            if (color < FC_CONTACT_COLORS && counts[color] > 0) g->colorCount = color + 1;
+            g->colorBlocks[color] = set->blockCount;
+            int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
+            for (int k = first; k < first + counts[color]; k += width) {
+                const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
+                for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = order[k + l];
+                fcContacts_AddBlock(world, lanes);
+            }
+            first += counts[color];
+        }
+        ordered += first;
+        g->end = set->blockCount;
+        g->colorBlocks[g->colorCount] = g->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
+        for (int c = 0; c < g->colorCount; ++c) {
+            set->colorsSplit |= fcContacts_ColorSplits(g->colorBlocks[c + 1] - g->colorBlocks[c]);
+            // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
+            for (int bi = g->colorBlocks[c]; bi + 1 < g->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
+        }
+    }
     int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
     if (set->chunkSlotCapacity < slots) {
         set->chunkSlotCapacity = slots;
