@@ -824,6 +824,26 @@ static void fcContacts_Halve(const fcWorld* world, int* half, int* list, int cou
     for (int k = 0; k < count; ++k) half[list[k]] = k < mid ? 0 : 1;
 }
 
+// whether a manifold of lanes[0 .. n) follows round surfaces
+static bool fcContacts_AnyCurve(const fcContactLayoutKey* const* lanes, int n)
+{
+    for (int l = 0; l < n; ++l)
+        if (fcContacts_KeyCurve(lanes[l]) != fc_curveNone) return true;
+    return false;
+}
+
+// whether manifold `key` shares a dynamic body with one of lanes[0 .. n)
+static bool fcContacts_SharesBody(const fcContactLayoutKey* const* lanes, int n, const fcContactLayoutKey* key)
+{
+    int bodies[2] = {key->flags >> fc_layoutTypeA & 3, key->flags >> fc_layoutTypeB & 3};
+    bodies[0] = bodies[0] == fc_dynamicBody ? key->bodyA : -1;
+    bodies[1] = bodies[1] == fc_dynamicBody ? key->bodyB : -1;
+    for (int l = 0; l < n; ++l)
+        for (int s = 0; s < 2; ++s)
+            if (bodies[s] >= 0 && (bodies[s] == lanes[l]->bodyA || bodies[s] == lanes[l]->bodyB)) return true;
+    return false;
+}
+
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
 // cut from each colour in turn. A sweep takes the colours in order, so the colours keep the collide stage's
 // bottom-up order where it matters: a manifold on top of a body never gets a colour before one that body
@@ -855,11 +875,13 @@ static void fcContacts_Structure(fcWorld* world)
 
     int manifolds = set->layoutKeyCount;
     const fcContactLayoutKey* keys = set->layoutKeys;
-    // scratch: per manifold its colour and group; per fcBody the colours it is in, the first colour above its
-    // supports, its half, and the list of the bodies to halve
+    // scratch: per manifold its colour and group, and the manifolds by group; per fcBody the colours it is in, the first colour above its
+    // supports, its half, and the list of the bodies to halve; per manifold whether a block of the colour before
+    // took it
     int bodyHigh = world->bodyHigh;
-    if (set->colorScratchCapacity < 2 * manifolds + 3 * bodyHigh) {
-        set->colorScratchCapacity = 2 * manifolds + 3 * bodyHigh;
+    int scratch = 3 * manifolds + 3 * bodyHigh + (manifolds + (int)sizeof(int) - 1) / (int)sizeof(int);
+    if (set->colorScratchCapacity < scratch) {
+        set->colorScratchCapacity = scratch;
         set->colorScratch = fcRealloc(set->colorScratch, sizeof(int) * (size_t)set->colorScratchCapacity);
     }
     if (set->colorUsedCapacity < bodyHigh) {
@@ -868,7 +890,8 @@ static void fcContacts_Structure(fcWorld* world)
     }
     int* colorOf = set->colorScratch;
     int* groupOf = colorOf + manifolds;
-    int* floorOf = groupOf + manifolds;
+    int* members = groupOf + manifolds;
+    int* floorOf = members + manifolds;
     int* half = floorOf + bodyHigh;
     int* list = half + bodyHigh;
     uint64_t* used = set->colorUsed;
@@ -876,16 +899,12 @@ static void fcContacts_Structure(fcWorld* world)
     for (int index = 0; index < manifolds; ++index) groupOf[index] = 0;
     if (set->groupCount == 3) {
         int listed = 0;
+        memset(floorOf, 0, sizeof(int) * (size_t)bodyHigh);  // here: 1 for a listed body
         for (int index = 0; index < manifolds; ++index) {
             int bodies[2] = {keys[index].bodyA, keys[index].bodyB};
             for (int s = 0; s < 2; ++s)
-                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody) half[bodies[s]] = -1;
-        }
-        for (int index = 0; index < manifolds; ++index) {
-            int bodies[2] = {keys[index].bodyA, keys[index].bodyB};
-            for (int s = 0; s < 2; ++s)
-                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody && half[bodies[s]] == -1)
-                    half[bodies[s]] = -2, list[listed++] = bodies[s];
+                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody && !floorOf[bodies[s]])
+                    floorOf[bodies[s]] = 1, list[listed++] = bodies[s];
         }
         fcContacts_Halve(world, half, list, listed);
         // a manifold in one half (its other body static or kinematic, or in the same half) goes to that half's group
@@ -900,6 +919,12 @@ static void fcContacts_Structure(fcWorld* world)
         set->colorOrderCapacity = 2 * manifolds;  // the second half: the sort's scratch
         set->colorOrder = fcRealloc(set->colorOrder, sizeof(const fcContactLayoutKey*) * (size_t)set->colorOrderCapacity);
     }
+    // the groups' manifolds, each group's in the solver's order (members[groupStart[g] ..])
+    int groupStart[4] = {0};
+    for (int index = 0; index < manifolds; ++index) groupStart[groupOf[index] + 1] += 1;
+    for (int group = 0; group < 3; ++group) groupStart[group + 1] += groupStart[group];
+    int at[3] = {groupStart[0], groupStart[1], groupStart[2]};
+    for (int index = 0; index < manifolds; ++index) members[at[groupOf[index]]++] = index;
     set->colorsSplit = false;
     int ordered = 0;  // manifolds of the groups before in colorOrder
     for (int group = 0; group < set->groupCount; ++group) {
@@ -907,8 +932,8 @@ static void fcContacts_Structure(fcWorld* world)
         memset(used, 0, sizeof(uint64_t) * (size_t)bodyHigh);
         memset(floorOf, 0, sizeof(int) * (size_t)bodyHigh);
         int counts[FC_CONTACT_COLORS + 1] = {0};
-        for (int index = 0; index < manifolds; ++index) {
-            if (groupOf[index] != group) continue;
+        for (int m = groupStart[group]; m < groupStart[group + 1]; ++m) {
+            int index = members[m];
             const fcContactLayoutKey* key = keys + index;
             int bodies[2] = {key->bodyA, key->bodyB};
             bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
@@ -936,22 +961,57 @@ static void fcContacts_Structure(fcWorld* world)
         int start[FC_CONTACT_COLORS + 2];
         start[0] = 0;
         for (int color = 0; color <= FC_CONTACT_COLORS; ++color) start[color + 1] = start[color] + counts[color];
-        for (int index = 0; index < manifolds; ++index)
-            if (groupOf[index] == group) order[start[colorOf[index]]++] = keys + index;
+        for (int m = groupStart[group]; m < groupStart[group + 1]; ++m) order[start[colorOf[members[m]]]++] = keys + members[m];
         fcContacts_SortColors(set, order, counts);
+        // A colour's last block with lanes to spare takes manifolds of the next colour that share no dynamic body
+        // with its lanes (taken[]: moved ahead so; mixed[c]: colour c's last block took one that shares a body
+        // with the block before, so the two may not go side by side). A manifold moved ahead so shares no body with
+        // any manifold it now precedes (they are of its colour or in its block): the same bits, fewer blocks. Only
+        // one thread sweeps such a block (a colour that splits into chunks neither takes nor gives).
+        uint8_t* taken = (uint8_t*)(list + bodyHigh);
+        memset(taken, 0, (size_t)manifolds);
+        int mixed[FC_CONTACT_COLORS + 1];
         int first = 0;
         g->first = set->blockCount;
         g->colorCount = 0;
         for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
             if (color < FC_CONTACT_COLORS && counts[color] > 0) g->colorCount = color + 1;
             g->colorBlocks[color] = set->blockCount;
+            mixed[color] = -1;
+            int end = first + counts[color], left = 0;
+            for (int k = first; k < end; ++k) left += !taken[order[k] - keys];
+            bool fill = color + 1 < FC_CONTACT_COLORS && !fcContacts_ColorSplits((left + FC_LANES - 1) / FC_LANES) &&
+                        !fcContacts_ColorSplits((counts[color + 1] + FC_LANES - 1) / FC_LANES);
             int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
-            for (int k = first; k < first + counts[color]; k += width) {
+            const fcContactLayoutKey* before[FC_LANES] = {NULL};  // the colour's block before
+            int beforeCount = 0;
+            for (int k = first; k < end;) {
                 const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
-                for (int l = 0; l < width && k + l < first + counts[color]; ++l) lanes[l] = order[k + l];
+                int n = 0, points = 0;
+                for (; k < end && n < width; ++k)
+                    if (!taken[order[k] - keys]) lanes[n++] = order[k];
+                if (n == 0) break;
+                for (int l = 0; l < n; ++l) points = lanes[l]->manifold->pointCount > points ? lanes[l]->manifold->pointCount : points;
+                // the last block: manifolds of the next colour with no more points than its lanes have (no rows
+                // added for the others), that touch none of its bodies; sharing none with the block before either,
+                // they keep the two side by side in eight lanes
+                bool pairs = true;
+                if (k == end && n < width && fill && !fcContacts_AnyCurve(lanes, n))
+                    for (int q = end; q < end + counts[color + 1] && n < width; ++q) {
+                        const fcContactLayoutKey* key = order[q];
+                        if (taken[key - keys] || fcContacts_KeyCurve(key) != fc_curveNone || key->manifold->pointCount > points ||
+                            fcContacts_SharesBody(lanes, n, key))
+                            continue;
+                        lanes[n++] = key;
+                        taken[key - keys] = 1;
+                        pairs = pairs && !fcContacts_SharesBody(before, beforeCount, key);
+                    }
+                if (!pairs) mixed[color] = set->blockCount;
                 fcContacts_AddBlock(world, lanes);
+                memcpy(before, lanes, sizeof before);
+                beforeCount = n;
             }
-            first += counts[color];
+            first = end;
         }
         ordered += first;
         g->end = set->blockCount;
@@ -959,7 +1019,8 @@ static void fcContacts_Structure(fcWorld* world)
         for (int c = 0; c < g->colorCount; ++c) {
             set->colorsSplit |= fcContacts_ColorSplits(g->colorBlocks[c + 1] - g->colorBlocks[c]);
             // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
-            for (int bi = g->colorBlocks[c]; bi + 1 < g->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = true;
+            // (not the one before a last block that took lanes of the next colour)
+            for (int bi = g->colorBlocks[c]; bi + 1 < g->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = bi + 1 != mixed[c];
         }
     }
     int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
