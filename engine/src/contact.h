@@ -220,6 +220,7 @@ typedef struct fcContactSet {
     fcMat33* solverInvInertia;    // (2 solverBodyCapacity) the last prepare's; past solverBodyCapacity the position pass's
     uint8_t* solverInertiaKept;   // 1: the same world inverse inertia as in the last prepare (fcContacts_Prepare)
     bool positionsCorrected;      // the last position pass had overlaps or bounces to correct
+    bool bouncesToPlace;          // this substep's prepare found a bounce that began before the surfaces met
     int solverBodyCount, solverBodyCapacity;
     int* solverBodyOf;            // (solverMapCapacity) fcBody index -> solver body, -1 none
     int solverMapCapacity;
@@ -272,6 +273,8 @@ fcReal fcContacts_Sweep(struct fcWorld* world, int sweep, bool* settled);
 void fcContacts_Finish(struct fcWorld* world);
 // after the step: release and stick/slip events
 void fcContacts_EndStep(struct fcWorld* world);
-void fcContacts_SolvePositions(struct fcWorld* world);
+// the position pass: after the step's last substep, and after one whose bounces it must place (`last` false: only
+// then)
+void fcContacts_SolvePositions(struct fcWorld* world, bool last);
 
 #endif

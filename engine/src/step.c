@@ -72,7 +72,7 @@ static void fcStep_Restore(fcWorld* world)
 
 // one pass of the pipeline over a (sub)step of length h; false when the projection did not converge. The rows
 // are filled at the (sub)step's start unless the step's first fill, at this pose and h, still holds.
-static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* iterations)
+static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, bool last, int* iterations)
 {
     fcProfile* prof = &world->stats.profile;
     world->h = h;
@@ -97,7 +97,7 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, int* itera
     double t4 = fcNowMs();
     prof->integratePositions += t4 - t3;
     if (fcContacts_HasRows(world)) {
-        fcContacts_SolvePositions(world);
+        fcContacts_SolvePositions(world, last);
         double t5 = fcNowMs();
         prof->contactPositions += t5 - t4;
         t4 = t5;
@@ -167,7 +167,8 @@ bool fcWorld_Step(fcWorldId worldId)
     fcStep_Begin(world);
     bool converged = true;
     world->bridgeH = world->lastSubstepH != h / substeps ? world->lastSubstepH : 0;  // integrate.c
-    for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, k == 0 && substeps == 1, &iterations) && converged;
+    for (int k = 0; k < substeps; ++k)
+        converged = fcStep_Advance(world, h / substeps, k == 0 && substeps == 1, k == substeps - 1, &iterations) && converged;
     int firstLevel = 1;
     while ((1 << firstLevel) <= substeps) ++firstLevel;
     // a residual just above the tolerance is the round-off floor of a long, stiff system, not a failed step:
@@ -182,7 +183,7 @@ bool fcWorld_Step(fcWorldId worldId)
         substeps = 1 << level;
         converged = true;
         world->bridgeH = world->lastSubstepH != h / substeps ? world->lastSubstepH : 0;
-        for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, false, &iterations) && converged;
+        for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, false, k == substeps - 1, &iterations) && converged;
     }
     fcRows_Flush(world);
     world->time = startTime + h;  // exactly, whatever the substeps added up to
