@@ -9,7 +9,8 @@
 
 void fcContacts_Free(fcContactSet* set)
 {
-    fcFree(set->contacts);
+    for (int k = 0; k < set->pageCount; ++k) fcFree(set->pages[k]);
+    fcFree(set->pages);
     fcFree(set->freeList);
     fcFree(set->hashHeads);
     fcFree(set->hashNext);
@@ -62,7 +63,7 @@ static void fcContacts_Rehash(fcContactSet* set, int size)
     set->hashHeads = fcAlloc(sizeof(int) * (size_t)size);
     for (int i = 0; i < size; ++i) set->hashHeads[i] = -1;
     for (int c = 0; c < set->high; ++c) {
-        fcContact* k = set->contacts + c;
+        fcContact* k = fcContacts_Pair(set, c);
         if (!k->inUse) continue;
         uint32_t h = fcPairHash(k->shapeA, k->shapeB) & (uint32_t)(size - 1);
         set->hashNext[c] = set->hashHeads[h];
@@ -107,15 +108,21 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
         index = set->freeList[--set->freeCount];
     } else {
         if (set->high == set->capacity) {
-            set->capacity = set->capacity ? 2 * set->capacity : 64;
-            set->contacts = fcRealloc(set->contacts, sizeof(fcContact) * (size_t)set->capacity);
+            set->capacity = set->capacity ? 2 * set->capacity : FC_PAIR_PAGE;
             set->freeList = fcRealloc(set->freeList, sizeof(int) * (size_t)set->capacity);
             set->hashNext = fcRealloc(set->hashNext, sizeof(int) * (size_t)set->capacity);
             set->pairKeys = fcRealloc(set->pairKeys, sizeof(uint64_t) * (size_t)set->capacity);
         }
+        if (set->high == set->pageCount * FC_PAIR_PAGE) {
+            if (set->pageCount == set->pageCapacity) {
+                set->pageCapacity = set->pageCapacity ? 2 * set->pageCapacity : 16;
+                set->pages = fcRealloc(set->pages, sizeof(fcContact*) * (size_t)set->pageCapacity);
+            }
+            set->pages[set->pageCount++] = fcAlloc(sizeof(fcContact) * FC_PAIR_PAGE);
+        }
         index = set->high++;
     }
-    fcContact* c = set->contacts + index;
+    fcContact* c = fcContacts_Pair(set, index);
     memset(c, 0, sizeof *c);
     c->inUse = true;
     c->shapeA = a;
@@ -139,7 +146,7 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
 static void fcContacts_Destroy(fcWorld* world, int index)
 {
     fcContactSet* set = &world->contacts;
-    fcContact* c = set->contacts + index;
+    fcContact* c = fcContacts_Pair(set, index);
     int* link = set->hashHeads + (fcPairHash(c->shapeA, c->shapeB) & (uint32_t)(set->hashSize - 1));
     while (*link != index) link = set->hashNext + *link;
     *link = set->hashNext[index];
@@ -166,11 +173,11 @@ static void fcContacts_RebuildIndex(fcWorld* world)
     fcContactSet* set = &world->contacts;
     int kept = 0;
     for (int t = 0; t < set->touchingCount; ++t)
-        if (set->contacts[set->touching[t]].inUse) set->touching[kept++] = set->touching[t];
+        if (fcContacts_Pair(set, set->touching[t])->inUse) set->touching[kept++] = set->touching[t];
     set->touchingCount = kept;
     int manifolds = 0;
     for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
+        const fcContact* c = fcContacts_Pair(set, set->touching[t]);
         for (int m = 0; m < c->manifoldCount; ++m)
             if (c->manifolds[m].pointCount > 0) manifolds = fcContacts_IndexManifold(set, manifolds, set->touching[t], m);
     }
@@ -192,9 +199,10 @@ void fcContacts_RemoveShape(fcWorld* world, int index)
 {
     fcShape* s = world->shapes + index;
     fcContactSet* set = &world->contacts;
-    for (int c = 0; c < set->high; ++c)
-        if (set->contacts[c].inUse && (set->contacts[c].shapeA == index || set->contacts[c].shapeB == index))
-            fcContacts_Destroy(world, c);
+    for (int c = 0; c < set->high; ++c) {
+        const fcContact* k = fcContacts_Pair(set, c);
+        if (k->inUse && (k->shapeA == index || k->shapeB == index)) fcContacts_Destroy(world, c);
+    }
     fcContacts_RebuildIndex(world);
     if (s->proxy >= 0) fcBroadphase_DestroyProxy(&world->broadphase, s->proxy);
     s->proxy = -1;
@@ -598,13 +606,12 @@ static uint16_t fcContacts_SlotState(const fcContact* c)
 static void fcContacts_NarrowChunk(void* context, int begin, int end)
 {
     const fcWorld* world = context;
-    fcContact* contacts = world->contacts.contacts;
     fcManifold fresh[FC_MAX_PAIR_MANIFOLDS];
     uint16_t* state = world->contacts.slotState;
     uint64_t* heightKey = world->contacts.slotHeightKey;
     bool sorted = fcVec3_Length(world->def.gravity) != 0;  // fcContacts_SortByHeight
     for (int ci = begin; ci < end; ++ci) {
-        fcContact* c = contacts + ci;
+        fcContact* c = fcContacts_Pair(&world->contacts, ci);
         state[ci] = 0;
         if (!c->inUse) continue;
         c->event = -1;
@@ -640,9 +647,10 @@ void fcContacts_Collide(fcWorld* world)
     double t0 = fcNowMs();
     if (world->contactFilterDirty) {
         // joints came or went: a pair a joint now connects stops colliding
-        for (int c = 0; c < set->high; ++c)
-            if (set->contacts[c].inUse && !fcContacts_ShouldCollide(world, set->contacts[c].shapeA, set->contacts[c].shapeB))
-                fcContacts_Destroy(world, c);
+        for (int c = 0; c < set->high; ++c) {
+            const fcContact* k = fcContacts_Pair(set, c);
+            if (k->inUse && !fcContacts_ShouldCollide(world, k->shapeA, k->shapeB)) fcContacts_Destroy(world, c);
+        }
         world->contactFilterDirty = false;
     }
     fcContacts_RefreshProxies(world);
@@ -666,7 +674,7 @@ void fcContacts_Collide(fcWorld* world)
         unsigned state = set->slotState[ci];
         if (!(state & FC_SLOT_IN_USE)) continue;
         if (!(state & FC_SLOT_OVERLAP)) {
-            fcContact* c = set->contacts + ci;
+            fcContact* c = fcContacts_Pair(set, ci);
             if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
             if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
             fcContacts_Destroy(world, ci);
@@ -675,11 +683,11 @@ void fcContacts_Collide(fcWorld* world)
         pairs += 1;
         bool enabled = state & FC_SLOT_ENABLED;
         if (state & FC_SLOT_EVENT) {
-            fcContact* c = set->contacts + ci;
+            fcContact* c = fcContacts_Pair(set, ci);
             fcEvents_Contact(world, (fcEventType)c->event, c, c->sensor ? NULL : c->manifolds);
         }
         if (enabled && world->def.preSolve != NULL) {
-            fcContact* c = set->contacts + ci;
+            fcContact* c = fcContacts_Pair(set, ci);
             if (!c->sensor) fcContacts_PreSolve(world, c);
             enabled = c->enabled;
         }
@@ -747,7 +755,7 @@ static bool fcContacts_Locate(const fcWorld* world, int index, const fcContact**
     const fcContactSet* set = &world->contacts;
     if (index < 0 || index >= world->stats.contactCount) return false;
     int ref = set->manifoldRefs[index];
-    *contact = set->contacts + ref / FC_MAX_PAIR_MANIFOLDS;
+    *contact = fcContacts_Pair(set, ref / FC_MAX_PAIR_MANIFOLDS);
     *manifold = ref % FC_MAX_PAIR_MANIFOLDS;
     return true;
 }
@@ -787,7 +795,7 @@ int fcBody_GetContacts(fcBodyId bodyId, fcContactData* out, int capacity)
     int k = bodyId.index1 - 1, n = 0;
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
+        const fcContact* c = fcContacts_Pair(set, set->touching[t]);
         if (c->bodyA != k && c->bodyB != k) continue;
         for (int m = 0; m < c->manifoldCount; ++m) {
             if (c->manifolds[m].pointCount == 0) continue;

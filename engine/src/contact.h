@@ -182,8 +182,12 @@ typedef struct fcContactKey {
 } fcContactKey;
 
 typedef struct fcContactSet {
-    fcContact* contacts;
-    int capacity, high, freeCount;
+    // the pairs, in pages of FC_PAIR_PAGE pair slots (fcContacts_Pair): a page is added as the pairs outgrow them,
+    // and none moves, so that growing costs no copy of the pairs (some 3 KB each: doubling one array of them
+    // copied 12 MB in one of S7's steps, 4 to 10 ms) and a pair's address holds for its life
+    fcContact** pages;
+    int pageCount, pageCapacity;
+    int capacity, high, freeCount;  // capacity: of the per-slot arrays (freeList, hashNext, pairKeys)
     int* freeList;
     int* hashHeads;           // (hashSize) first contact of each bucket
     int hashSize;
@@ -248,6 +252,15 @@ typedef struct fcContactSet {
     int layoutPoints;             // the points of this step's manifolds in the blocks
     bool layoutValid;
 } fcContactSet;
+
+#define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
+#define FC_PAIR_PAGE (1 << FC_PAIR_PAGE_BITS)
+
+// pair slot `index` (< high)
+static inline fcContact* fcContacts_Pair(const fcContactSet* set, int index)
+{
+    return set->pages[index >> FC_PAIR_PAGE_BITS] + (index & (FC_PAIR_PAGE - 1));
+}
 
 struct fcWorld;
 void fcContacts_Free(fcContactSet* set);

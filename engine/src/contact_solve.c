@@ -50,7 +50,7 @@ void fcContacts_BeginStep(fcWorld* world)
 
 #define FC_FOR_EACH_MANIFOLD(world, c, m)                                                                  \
     for (int t_ = 0; t_ < (world)->contacts.touchingCount; ++t_)                                            \
-        for (fcContact* c = (world)->contacts.contacts + (world)->contacts.touching[t_]; c != NULL; c = NULL) \
+        for (fcContact* c = fcContacts_Pair(&(world)->contacts, (world)->contacts.touching[t_]); c != NULL; c = NULL) \
             if (c->enabled)                                                                                 \
                 for (fcContactManifold* m = c->manifolds; m < c->manifolds + c->manifoldCount; ++m)
 
@@ -352,7 +352,7 @@ static inline void fcContacts_PrefetchTouching(const fcContactSet* set, int t)
 #if defined(__GNUC__)
     t += FC_CONTACT_PREFETCH_AHEAD;
     if (t >= set->touchingCount) return;
-    const char* p = (const char*)(set->contacts + set->touching[t]);
+    const char* p = (const char*)fcContacts_Pair(set, set->touching[t]);
     for (size_t off = 0; off < offsetof(fcContact, manifolds) + sizeof(fcContactManifold); off += 64) __builtin_prefetch(p + off, 0);
 #else
     (void)set, (void)t;

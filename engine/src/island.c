@@ -67,7 +67,7 @@ void fcIslands_Update(fcWorld* world)
     }
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = set->contacts + set->touching[t];
+        const fcContact* c = fcContacts_Pair(set, set->touching[t]);
         if (!c->touching || c->sensor) continue;
         if (fcIsland_Joins(world, c->bodyA, c->bodyB)) {
             fcIsland_Union(parent, c->bodyA, c->bodyB);
