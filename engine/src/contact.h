@@ -145,6 +145,7 @@ typedef struct fcContactBlock {
     // release dating, per substep: a manifold's sum of lambda_n in its last loaded substep and that substep (-1: the
     // last step's), and when the load fell to zero after it (substeps from the step's start, -1: it has not)
     fcReal load[FC_LANES], loadSubstep[FC_LANES], letGo[FC_LANES];
+    int endEvents[FC_LANES];  // after the step, per lane: the fcContacts_EndStep events to report (FC_END_* bits)
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 

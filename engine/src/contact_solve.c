@@ -1527,17 +1527,53 @@ void fcContacts_Finish(fcWorld* world)
     world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
 }
 
-// the impulses of the blocks back to the points: the API's, and the warm start of the next step
+// what a manifold did over the step, for fcContacts_EndStep to report
+enum { FC_END_SLIP = 1, FC_END_STICK = 2, FC_END_RELEASE = 4 };
+
+// A manifold's points' slipping over the whole step, and the events it reports. A point slips where its friction
+// is at the bound and it slides: a frictionless contact always slides (no stick or slip to report); the sliding
+// speed, compared squared (|dv|^2 - vn^2 > sliding^2), only where the friction is at its bound (a resting
+// contact's is not, and the speed was most of this work). Loaded since the last step began, none at the end of
+// this one, and wanting to pull: it let go.
+static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m)
+{
+    const fcBody* a = world->bodies + c->bodyA;
+    const fcBody* b = world->bodies + c->bodyB;
+    const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
+    bool cone = world->def.frictionCone, slipNow = false, slipBefore = false;
+    for (int i = 0; i < m->pointCount; ++i) {
+        fcContactPoint* p = m->points + i;
+        fcReal bound = c->friction * p->totalNormalImpulse * nearly;
+        fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
+        bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
+        p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
+        if (p->slipping) {
+            fcVec3 dv = fcVec3_Sub(fcBody_PointVelocity(b, p->rB), fcBody_PointVelocity(a, p->rA));
+            fcReal vn = fcVec3_Dot(dv, m->normal);
+            p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
+        }
+        slipNow = slipNow || p->slipping;
+        slipBefore = slipBefore || p->wasSlipping;
+        p->wasSlipping = p->slipping;
+    }
+    int events = slipNow != slipBefore ? (slipNow ? FC_END_SLIP : FC_END_STICK) : 0;
+    return events | (m->pointCount > 0 && m->letGo >= 0 ? FC_END_RELEASE : 0);
+}
+
+// the impulses of the blocks back to the points (the API's, and the warm start of the next step), and what each
+// manifold has to report, while its points are in the cache
 static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
+    const fcWorld* world = task->world;
     fcContactSet* set = &task->world->contacts;
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContacts_PrefetchManifolds(set, bi, task->first + end, true);
-        const fcContactBlock* blk = set->blocks + bi;
+        fcContactBlock* blk = set->blocks + bi;
         const fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
             fcContactManifold* m = blk->manifold[l];
+            blk->endEvents[l] = 0;
             if (m == NULL) continue;
             m->letGo = blk->letGo[l];
             for (int i = 0; i < m->pointCount; ++i) {
@@ -1556,49 +1592,33 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
                 m->rollingImpulse[1] = spin->impulse[1][l];
                 m->twistImpulse = spin->impulse[2][l];
             }
+            blk->endEvents[l] = fcContacts_EndEvents(world, blk->contact[l], m);
         }
     }
 }
 
-// After the whole step: what the contacts did over it. A contact that carried load in the last step and none
-// in this one, and wanted to pull, let go (dated by interpolating lambda between the two steps); a contact
-// whose friction is at mu lambda_n while its points slide slips.
+// After the whole step: what the contacts did over it (fcContacts_EndEvents: releases dated by interpolating
+// lambda between the substeps, stick and slip), reported in the blocks' order (the same for any thread count). The
+// blocks hold every manifold with points of the enabled pairs, the only ones with something to report.
 void fcContacts_EndStep(fcWorld* world)
 {
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_StoreImpulsesChunk, &task);
+    fcContactSet* set = &world->contacts;
     fcReal h = world->stepH;
     int substeps = world->substeps > 0 ? world->substeps : 1;
     fcReal start = world->time - h;
-    bool cone = world->def.frictionCone;
-    const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
-    FC_FOR_EACH_MANIFOLD(world, c, m)
-    {
-        if (m == c->manifolds) fcContacts_PrefetchTouching(&world->contacts, t_);
-        fcBody* a = world->bodies + c->bodyA;
-        fcBody* b = world->bodies + c->bodyB;
-        bool slipNow = false, slipBefore = false;
-        for (int i = 0; i < m->pointCount; ++i) {
-            fcContactPoint* p = m->points + i;
-            fcReal bound = c->friction * p->totalNormalImpulse * nearly;
-            fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
-            bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
-            // a frictionless contact always slides: no stick or slip to report. The sliding speed, compared
-            // squared (|dv|^2 - vn^2 > sliding^2), only where the friction is at its bound: a resting contact's
-            // is not, and the speed was most of this loop's work
-            p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
-            if (p->slipping) {
-                fcVec3 dv = fcVec3_Sub(fcBody_PointVelocity(b, p->rB), fcBody_PointVelocity(a, p->rA));
-                fcReal vn = fcVec3_Dot(dv, m->normal);
-                p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
-            }
-            slipNow = slipNow || p->slipping;
-            slipBefore = slipBefore || p->wasSlipping;
-            p->wasSlipping = p->slipping;
+    for (int bi = 0; bi < set->blockCount; ++bi) {
+        const fcContactBlock* blk = set->blocks + bi;
+        for (int l = 0; l < FC_LANES; ++l) {
+            int events = blk->endEvents[l];
+            if (events == 0) continue;
+            fcContact* c = blk->contact[l];
+            fcContactManifold* m = blk->manifold[l];
+            if (events & (FC_END_SLIP | FC_END_STICK))
+                fcEvents_Contact(world, events & FC_END_SLIP ? fc_eventStickToSlip : fc_eventSlipToStick, c, m);
+            if (events & FC_END_RELEASE) fcEvents_ContactRelease(world, c, m, start + m->letGo * (h / substeps));
         }
-        if (slipNow != slipBefore) fcEvents_Contact(world, slipNow ? fc_eventStickToSlip : fc_eventSlipToStick, c, m);
-        // loaded since the last step began, none at the end of this one, and wanting to pull: it let go
-        if (m->pointCount > 0 && m->letGo >= 0) fcEvents_ContactRelease(world, c, m, start + m->letGo * (h / substeps));
     }
 }
 
