@@ -251,16 +251,26 @@ static void fcContacts_RunHalves(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
             for (int q = 0; q < FC_CONTACT_SLOTS; ++q) task->max[q] = fmax(task->max[q], set->chunkSlots[FC_CONTACT_SLOTS * h.begin[k] + q]);
 }
 
-// fn over every block in chunks. With halves, one chunk a half (the group across the cut with the upper one), so
-// that the blocks a worker fills are those it sweeps. Else, when no colour is large enough to split (the sweeps run
-// on the calling thread), neither are these loops: blocks a worker prepared would reach the sweeps from the other
-// core's cache (S4's rain, whose colours are some 25 blocks: 2 threads took 20 % longer than 1 until this)
+// Two workers take the halves side by side; more take them one after the other, each colour split among them where
+// it is large enough (a carpet of boxes on the ground: a colour of hundreds of blocks), and side by side only where
+// none is. Either way the blocks run in the sweep's order within a half: the same bits.
+static bool fcContacts_SideBySide(const fcWorld* world)
+{
+    const fcContactSet* set = &world->contacts;
+    return world->tasks != NULL && set->groupCount == 3 && (world->def.workerCount == 2 || !set->colorsSplit);
+}
+
+// fn over every block in chunks. With the halves side by side, one chunk a half (the group across the cut with the
+// upper one), so that the blocks a worker fills are those it sweeps. Else, when no colour is large enough to split
+// (the sweeps run on the calling thread), neither are these loops: blocks a worker prepared would reach the sweeps
+// from the other core's cache (S4's rain, whose colours are some 25 blocks: 2 threads took 20 % longer than 1 until
+// this)
 static void fcContacts_ForBlocks(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
 {
     fcContactSet* set = &world->contacts;
     fcContacts_TaskStart(world, task);
     int count = set->blockCount;
-    if (world->tasks != NULL && set->groupCount == 3) {
+    if (fcContacts_SideBySide(world)) {
         fcContacts_RunHalves(world, fn, task, 0, set->groups[1].first, set->groups[1].first, count);
         return;
     }
@@ -301,7 +311,8 @@ static void fcContacts_ForGroupColors(fcWorld* world, fcTaskFcn* fn, fcContactTa
 }
 
 // fn over the blocks in the sweep's order: without workers one run over all of them (block order is the groups' and
-// the colours' order); with workers the halves side by side, then the group across the cut (backwards: first)
+// the colours' order); with workers the halves side by side, then the group across the cut (backwards: first), or
+// the groups one after the other, colour by colour (fcContacts_SideBySide)
 static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* task)
 {
     fcContactSet* set = &world->contacts;
@@ -311,11 +322,11 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
         fcContacts_RunChunks(world, fn, task, 0, count, count > 0 ? count : 1);
         return;
     }
-    if (set->groupCount != 3) {
-        fcContacts_ForGroupColors(world, fn, task, set->groups);
+    const fcContactGroup* g = set->groups;
+    if (!fcContacts_SideBySide(world)) {
+        for (int k = 0; k < set->groupCount; ++k) fcContacts_ForGroupColors(world, fn, task, g + (task->reverse ? set->groupCount - 1 - k : k));
         return;
     }
-    const fcContactGroup* g = set->groups;
     if (task->reverse) fcContacts_ForGroupColors(world, fn, task, g + 2);
     fcContacts_RunHalves(world, fn, task, g[0].first, g[0].end, g[1].first, g[1].end);
     if (!task->reverse) fcContacts_ForGroupColors(world, fn, task, g + 2);
@@ -788,11 +799,17 @@ static bool fcContacts_Before(const fcWorld* world, int axis, int a, int b)
 }
 
 // The halves: the moving bodies of the manifolds (list), split at their median along the axis where their centres
-// spread most (a selection, linear on average): half[k] becomes 0 or 1 for each listed body k. The cut follows the
+// spread most (a selection, linear on average): half[k] becomes 0 or 1 for each listed body k. Never along the axis
+// nearest gravity: a cut across a stack would leave the contacts that carry the upper half's load on the lower one
+// for after both halves (against the sweep's bottom-up order: fcContacts_Structure). The cut follows the
 // bodies alone, so any number of workers cuts the same way.
 static void fcContacts_Halve(const fcWorld* world, int* half, int* list, int count)
 {
     if (count == 0) return;
+    fcVec3 g = world->def.gravity;
+    fcReal gravity[3] = {FC_FABS(g.x), FC_FABS(g.y), FC_FABS(g.z)};
+    int down = gravity[0] >= gravity[1] && gravity[0] >= gravity[2] ? 0 : (gravity[1] >= gravity[2] ? 1 : 2);
+    if (gravity[down] == 0) down = -1;
     fcReal lo[3], hi[3];
     for (int i = 0; i < 3; ++i) lo[i] = hi[i] = (&world->bodies[list[0]].position.x)[i];
     for (int k = 1; k < count; ++k)
@@ -801,9 +818,9 @@ static void fcContacts_Halve(const fcWorld* world, int* half, int* list, int cou
             lo[i] = c < lo[i] ? c : lo[i];
             hi[i] = c > hi[i] ? c : hi[i];
         }
-    int axis = 0;
-    for (int i = 1; i < 3; ++i)
-        if (hi[i] - lo[i] > hi[axis] - lo[axis]) axis = i;
+    int axis = down == 0 ? 1 : 0;
+    for (int i = 0; i < 3; ++i)
+        if (i != down && hi[i] - lo[i] > hi[axis] - lo[axis]) axis = i;
     // list[0 .. mid) before list[mid] before list(mid .. count): Hoare's selection with the middle as pivot
     int mid = count / 2, left = 0, right = count - 1;
     while (left < right) {
@@ -830,6 +847,19 @@ static bool fcContacts_AnyCurve(const fcContactLayoutKey* const* lanes, int n)
     for (int l = 0; l < n; ++l)
         if (fcContacts_KeyCurve(lanes[l]) != fc_curveNone) return true;
     return false;
+}
+
+// whether manifold `key` may join lanes[0 .. n) in a block as they are: on the ground (side a static) as they all
+// are or none, resisting rolling as one of them does or none (else the block would run other rows, or its lanes
+// other code, than they do)
+static bool fcContacts_SameKind(const fcContactLayoutKey* const* lanes, int n, const fcContactLayoutKey* key)
+{
+    bool still = true, spin = false;
+    for (int l = 0; l < n; ++l) {
+        still = still && (lanes[l]->flags >> fc_layoutTypeA & 3) == fc_staticBody;
+        spin = spin || (lanes[l]->flags & fc_layoutSpin);
+    }
+    return still == ((key->flags >> fc_layoutTypeA & 3) == fc_staticBody) && spin == ((key->flags & fc_layoutSpin) != 0);
 }
 
 // whether manifold `key` shares a dynamic body with one of lanes[0 .. n)
@@ -993,14 +1023,14 @@ static void fcContacts_Structure(fcWorld* world)
                 if (n == 0) break;
                 for (int l = 0; l < n; ++l) points = lanes[l]->manifold->pointCount > points ? lanes[l]->manifold->pointCount : points;
                 // the last block: manifolds of the next colour with no more points than its lanes have (no rows
-                // added for the others), that touch none of its bodies; sharing none with the block before either,
-                // they keep the two side by side in eight lanes
+                // added for the others), of their kind, that touch none of its bodies; sharing none with the block
+                // before either, they keep the two side by side in eight lanes
                 bool pairs = true;
                 if (k == end && n < width && fill && !fcContacts_AnyCurve(lanes, n))
                     for (int q = end; q < end + counts[color + 1] && n < width; ++q) {
                         const fcContactLayoutKey* key = order[q];
                         if (taken[key - keys] || fcContacts_KeyCurve(key) != fc_curveNone || key->manifold->pointCount > points ||
-                            fcContacts_SharesBody(lanes, n, key))
+                            !fcContacts_SameKind(lanes, n, key) || fcContacts_SharesBody(lanes, n, key))
                             continue;
                         lanes[n++] = key;
                         taken[key - keys] = 1;
@@ -1391,9 +1421,10 @@ void fcContacts_WarmStart(fcWorld* world)
 }
 
 // The sweep over a chunk's blocks, in order (backwards on odd sweeps); with pairs, a block and the next one in the
-// sweep's order go side by side in eight lanes when they have the same colour, as many points and neither resists
-// rolling (the same bits as one after the other). Slot 0: the largest impulse change; slot 1: > 0 when some
-// manifold has not settled.
+// sweep's order go side by side in eight lanes when they have the same colour, as many points, neither resists
+// rolling and both or neither are the ground's (side by side they give the bits of one after the other, so it does
+// not matter which blocks a chunk's edges leave unpaired). Slot 0: the largest impulse change; slot 1: > 0 when
+// some manifold has not settled.
 FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs, bool cone)
 {
     const fcContactTask* task = context;
@@ -1409,9 +1440,9 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
 #ifdef FC_HAVE_V8
         int bj = task->reverse ? bi - 1 : bi + 1;
         if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
-            blks[0]->spin < 0 && set->blocks[bj].spin < 0) {
+            blks[0]->spin < 0 && set->blocks[bj].spin < 0 && set->blocks[bj].still == blks[0]->still) {
             blks[1] = set->blocks + bj;
-            bool still = blks[0]->still && blks[1]->still;
+            bool still = blks[0]->still;
             fcV8 change = still ? fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8, true)
                                 : fcContacts_SolveBlocks8(blks, NULL, set->solverBodies, cone, task->reverse, settled8, &unsettled8, false);
             largest8 = fcV8_Max(largest8, change);
