@@ -465,6 +465,16 @@ static int fcContacts_CurveKind(const fcWorld* world, const fcContact* c, const 
 
 static int fcContacts_KeyCurve(const fcContactLayoutKey* key) { return (int)(key->flags >> fc_layoutCurve & 3); }
 
+// the body on side s (0: a, 1: b) of a manifold when it is dynamic, else -1
+static int fcContacts_KeyDynamic(const fcContactLayoutKey* key, int s)
+{
+    int type = (int)(key->flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3);
+    return type == fc_dynamicBody ? (s ? key->bodyB : key->bodyA) : -1;
+}
+
+// side a is a static body: the ground's contacts (fcContactBlock.still)
+static bool fcContacts_KeyOnGround(const fcContactLayoutKey* key) { return (key->flags >> fc_layoutTypeA & 3) == fc_staticBody; }
+
 // a round shape's core in its body's frame: a sphere's centre, a capsule's segment
 static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends)
 {
@@ -710,7 +720,7 @@ static void fcContacts_AddBlock(fcWorld* world, const fcContactLayoutKey** keys)
     blk->still = true;
     for (int l = 0; l < FC_LANES; ++l) {
         const fcContactLayoutKey* k = keys[l];
-        blk->still = blk->still && (k == NULL || (k->flags >> fc_layoutTypeA & 3) == fc_staticBody);
+        blk->still = blk->still && (k == NULL || fcContacts_KeyOnGround(k));
         fcContacts_SetLane(world, blk, l, k ? (fcContact*)k->contact : NULL, k ? (fcContactManifold*)k->manifold : NULL,
                            k ? fcContacts_KeyCurve(k) : fc_curveNone);
     }
@@ -769,7 +779,7 @@ static bool fcContacts_LayoutKeys(fcWorld* world)
 #define FC_CONTACT_SORT_BUCKETS (2 * 2 * FC_MAX_MANIFOLD_POINTS)
 static int fcContacts_SortBucket(const fcContactLayoutKey* key)
 {
-    int spin = (key->flags & fc_layoutSpin) != 0, moving = (key->flags >> fc_layoutTypeA & 3) != fc_staticBody;
+    int spin = (key->flags & fc_layoutSpin) != 0, moving = !fcContacts_KeyOnGround(key);
     int points = key->manifold->pointCount;  // 1..FC_MAX_MANIFOLD_POINTS
     return (spin * 2 + moving) * FC_MAX_MANIFOLD_POINTS + (FC_MAX_MANIFOLD_POINTS - points);
 }
@@ -856,22 +866,126 @@ static bool fcContacts_SameKind(const fcContactLayoutKey* const* lanes, int n, c
 {
     bool still = true, spin = false;
     for (int l = 0; l < n; ++l) {
-        still = still && (lanes[l]->flags >> fc_layoutTypeA & 3) == fc_staticBody;
+        still = still && fcContacts_KeyOnGround(lanes[l]);
         spin = spin || (lanes[l]->flags & fc_layoutSpin);
     }
-    return still == ((key->flags >> fc_layoutTypeA & 3) == fc_staticBody) && spin == ((key->flags & fc_layoutSpin) != 0);
+    return still == fcContacts_KeyOnGround(key) && spin == ((key->flags & fc_layoutSpin) != 0);
 }
 
 // whether manifold `key` shares a dynamic body with one of lanes[0 .. n)
 static bool fcContacts_SharesBody(const fcContactLayoutKey* const* lanes, int n, const fcContactLayoutKey* key)
 {
-    int bodies[2] = {key->flags >> fc_layoutTypeA & 3, key->flags >> fc_layoutTypeB & 3};
-    bodies[0] = bodies[0] == fc_dynamicBody ? key->bodyA : -1;
-    bodies[1] = bodies[1] == fc_dynamicBody ? key->bodyB : -1;
+    int bodies[2] = {fcContacts_KeyDynamic(key, 0), fcContacts_KeyDynamic(key, 1)};
     for (int l = 0; l < n; ++l)
         for (int s = 0; s < 2; ++s)
             if (bodies[s] >= 0 && (bodies[s] == lanes[l]->bodyA || bodies[s] == lanes[l]->bodyB)) return true;
     return false;
+}
+
+// The colours of a group's manifolds (member[0 .. count), indices into the layout's keys, in the solver's order):
+// no dynamic body twice in a colour, a manifold never before one its body rests on (floorOf: per body the first
+// colour above its supports), beside that the first free colour; past FC_CONTACT_COLORS, FC_CONTACT_COLORS.
+static void fcContacts_ColorGroup(fcWorld* world, const int* member, int count, int* colorOf, int* floorOf, int* counts)
+{
+    fcContactSet* set = &world->contacts;
+    uint64_t* used = set->colorUsed;  // per body, the colours it is in
+    memset(used, 0, sizeof(uint64_t) * (size_t)world->bodyHigh);
+    memset(floorOf, 0, sizeof(int) * (size_t)world->bodyHigh);
+    for (int m = 0; m < count; ++m) {
+        const fcContactLayoutKey* key = set->layoutKeys + member[m];
+        int bodies[2] = {fcContacts_KeyDynamic(key, 0), fcContacts_KeyDynamic(key, 1)};
+        bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
+        int color = 0;
+        uint64_t busy = 0;
+        for (int s = 0; s < 2; ++s) {
+            if (bodies[s] < 0) continue;
+            busy |= used[bodies[s]];
+            if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
+        }
+        while (color < FC_CONTACT_COLORS && (busy >> color & 1)) ++color;
+        colorOf[member[m]] = color;
+        counts[color] += 1;
+        if (color == FC_CONTACT_COLORS) continue;
+        for (int s = 0; s < 2; ++s) {
+            int k = bodies[s];
+            if (k < 0) continue;
+            used[k] |= (uint64_t)1 << color;
+            if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
+        }
+    }
+}
+
+// The last block of colour `color` (lanes[0 .. n), with the block before it), filled with manifolds of the next
+// colour (order[next .. next + count)) of no more points than its lanes have (no rows added for the others), of
+// their kind, that touch none of its bodies; taken[] marks them. Returns false when one shares a body with the
+// block before, so that the two may not go side by side in eight lanes.
+static bool fcContacts_FillLastBlock(const fcContactLayoutKey** lanes, int* n, const fcContactLayoutKey* const* before,
+                                     int beforeCount, const fcContactLayoutKey* const* order, int next, int count,
+                                     const fcContactLayoutKey* keys, uint8_t* taken)
+{
+    int points = 0;
+    for (int l = 0; l < *n; ++l) points = lanes[l]->manifold->pointCount > points ? lanes[l]->manifold->pointCount : points;
+    bool pairs = true;
+    for (int q = next; q < next + count && *n < FC_LANES; ++q) {
+        const fcContactLayoutKey* key = order[q];
+        if (taken[key - keys] || fcContacts_KeyCurve(key) != fc_curveNone || key->manifold->pointCount > points ||
+            !fcContacts_SameKind(lanes, *n, key) || fcContacts_SharesBody(lanes, *n, key))
+            continue;
+        lanes[(*n)++] = key;
+        taken[key - keys] = 1;
+        pairs = pairs && !fcContacts_SharesBody(before, beforeCount, key);
+    }
+    return pairs;
+}
+
+// A group's blocks, colour by colour (order: its manifolds by colour, counts per colour), and its colour table.
+// A colour's last block with lanes to spare takes manifolds of the next colour (fcContacts_FillLastBlock). A
+// manifold moved ahead so shares no body with any manifold it now precedes (they are of its colour or in its block):
+// the same bits, fewer blocks. Only one thread sweeps such a block: a colour that splits into chunks neither takes
+// nor gives.
+static void fcContacts_CutGroup(fcWorld* world, fcContactGroup* g, const fcContactLayoutKey** order, const int* counts,
+                                uint8_t* taken)
+{
+    fcContactSet* set = &world->contacts;
+    const fcContactLayoutKey* keys = set->layoutKeys;
+    int mixed[FC_CONTACT_COLORS + 1];  // colour c's last block, where it may not go side by side with the one before
+    int first = 0;
+    g->first = set->blockCount;
+    g->colorCount = 0;
+    for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
+        if (color < FC_CONTACT_COLORS && counts[color] > 0) g->colorCount = color + 1;
+        g->colorBlocks[color] = set->blockCount;
+        mixed[color] = -1;
+        int end = first + counts[color], left = 0;
+        for (int k = first; k < end; ++k) left += !taken[order[k] - keys];
+        bool fill = color + 1 < FC_CONTACT_COLORS && !fcContacts_ColorSplits((left + FC_LANES - 1) / FC_LANES) &&
+                    !fcContacts_ColorSplits((counts[color + 1] + FC_LANES - 1) / FC_LANES);
+        int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
+        const fcContactLayoutKey* before[FC_LANES] = {NULL};  // the colour's block before
+        int beforeCount = 0;
+        for (int k = first; k < end;) {
+            const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
+            int n = 0;
+            for (; k < end && n < width; ++k)
+                if (!taken[order[k] - keys]) lanes[n++] = order[k];
+            if (n == 0) break;
+            if (k == end && n < width && fill && !fcContacts_AnyCurve(lanes, n) &&
+                !fcContacts_FillLastBlock(lanes, &n, before, beforeCount, order, end, counts[color + 1], keys, taken))
+                mixed[color] = set->blockCount;
+            fcContacts_AddBlock(world, lanes);
+            memcpy(before, lanes, sizeof before);
+            beforeCount = n;
+        }
+        first = end;
+    }
+    g->end = set->blockCount;
+    g->colorBlocks[g->colorCount] = g->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
+    for (int c = 0; c < g->colorCount; ++c) {
+        set->colorsSplit |= fcContacts_ColorSplits(g->colorBlocks[c + 1] - g->colorBlocks[c]);
+        // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
+        // (not the one before a last block that took lanes of the next colour sharing a body with it)
+        for (int bi = g->colorBlocks[c]; bi + 1 < g->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = bi + 1 != mixed[c];
+    }
 }
 
 // The manifolds are coloured so that no dynamic body is in two manifolds of a colour, and blocks of four are
@@ -905,9 +1019,9 @@ static void fcContacts_Structure(fcWorld* world)
 
     int manifolds = set->layoutKeyCount;
     const fcContactLayoutKey* keys = set->layoutKeys;
-    // scratch: per manifold its colour and group, and the manifolds by group; per fcBody the colours it is in, the first colour above its
+    // scratch: per manifold its colour and group, and the manifolds by group; per fcBody the first colour above its
     // supports, its half, and the list of the bodies to halve; per manifold whether a block of the colour before
-    // took it
+    // took it (colorUsed: per fcBody the colours it is in)
     int bodyHigh = world->bodyHigh;
     int scratch = 3 * manifolds + 3 * bodyHigh + (manifolds + (int)sizeof(int) - 1) / (int)sizeof(int);
     if (set->colorScratchCapacity < scratch) {
@@ -924,24 +1038,21 @@ static void fcContacts_Structure(fcWorld* world)
     int* floorOf = members + manifolds;
     int* half = floorOf + bodyHigh;
     int* list = half + bodyHigh;
-    uint64_t* used = set->colorUsed;
     set->groupCount = manifolds >= FC_CONTACT_HALVES_FROM ? 3 : 1;
     for (int index = 0; index < manifolds; ++index) groupOf[index] = 0;
     if (set->groupCount == 3) {
         int listed = 0;
         memset(floorOf, 0, sizeof(int) * (size_t)bodyHigh);  // here: 1 for a listed body
-        for (int index = 0; index < manifolds; ++index) {
-            int bodies[2] = {keys[index].bodyA, keys[index].bodyB};
-            for (int s = 0; s < 2; ++s)
-                if ((keys[index].flags >> (s ? fc_layoutTypeB : fc_layoutTypeA) & 3) == fc_dynamicBody && !floorOf[bodies[s]])
-                    floorOf[bodies[s]] = 1, list[listed++] = bodies[s];
-        }
+        for (int index = 0; index < manifolds; ++index)
+            for (int s = 0; s < 2; ++s) {
+                int body = fcContacts_KeyDynamic(keys + index, s);
+                if (body >= 0 && !floorOf[body]) floorOf[body] = 1, list[listed++] = body;
+            }
         fcContacts_Halve(world, half, list, listed);
         // a manifold in one half (its other body static or kinematic, or in the same half) goes to that half's group
         for (int index = 0; index < manifolds; ++index) {
-            const fcContactLayoutKey* key = keys + index;
-            bool dynamicA = (key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, dynamicB = (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody;
-            int ha = dynamicA ? half[key->bodyA] : -1, hb = dynamicB ? half[key->bodyB] : -1;
+            int a = fcContacts_KeyDynamic(keys + index, 0), b = fcContacts_KeyDynamic(keys + index, 1);
+            int ha = a >= 0 ? half[a] : -1, hb = b >= 0 ? half[b] : -1;
             groupOf[index] = ha < 0 ? (hb < 0 ? 0 : hb) : (hb < 0 || hb == ha ? ha : 2);
         }
     }
@@ -956,102 +1067,23 @@ static void fcContacts_Structure(fcWorld* world)
     int at[3] = {groupStart[0], groupStart[1], groupStart[2]};
     for (int index = 0; index < manifolds; ++index) members[at[groupOf[index]]++] = index;
     set->colorsSplit = false;
+    uint8_t* taken = (uint8_t*)(list + bodyHigh);  // a group marks its own manifolds only
+    memset(taken, 0, (size_t)manifolds);
     int ordered = 0;  // manifolds of the groups before in colorOrder
     for (int group = 0; group < set->groupCount; ++group) {
-        fcContactGroup* g = set->groups + group;
-        memset(used, 0, sizeof(uint64_t) * (size_t)bodyHigh);
-        memset(floorOf, 0, sizeof(int) * (size_t)bodyHigh);
         int counts[FC_CONTACT_COLORS + 1] = {0};
-        for (int m = groupStart[group]; m < groupStart[group + 1]; ++m) {
-            int index = members[m];
-            const fcContactLayoutKey* key = keys + index;
-            int bodies[2] = {key->bodyA, key->bodyB};
-            bool below[2] = {(key->flags & fc_layoutBelowA) != 0, (key->flags & fc_layoutBelowB) != 0};
-            bool dynamic[2] = {(key->flags >> fc_layoutTypeA & 3) == fc_dynamicBody, (key->flags >> fc_layoutTypeB & 3) == fc_dynamicBody};
-            int color = 0;
-            uint64_t taken = 0;
-            for (int s = 0; s < 2; ++s) {
-                if (!dynamic[s]) continue;
-                taken |= used[bodies[s]];
-                if (!below[s] && floorOf[bodies[s]] > color) color = floorOf[bodies[s]];
-            }
-            while (color < FC_CONTACT_COLORS && (taken >> color & 1)) ++color;
-            colorOf[index] = color;
-            counts[color] += 1;
-            if (color == FC_CONTACT_COLORS) continue;
-            for (int s = 0; s < 2; ++s) {
-                if (!dynamic[s]) continue;
-                int k = bodies[s];
-                used[k] |= (uint64_t)1 << color;
-                if (below[s] && floorOf[k] < color + 1) floorOf[k] = color + 1;
-            }
-        }
-        // cut the blocks, colour by colour, in the collide stage's order within a colour (a counting sort)
+        int count = groupStart[group + 1] - groupStart[group];
+        const int* member = members + groupStart[group];
+        fcContacts_ColorGroup(world, member, count, colorOf, floorOf, counts);
+        // the group's manifolds colour by colour, in the collide stage's order within a colour (a counting sort)
         const fcContactLayoutKey** order = set->colorOrder + ordered;
         int start[FC_CONTACT_COLORS + 2];
         start[0] = 0;
         for (int color = 0; color <= FC_CONTACT_COLORS; ++color) start[color + 1] = start[color] + counts[color];
-        for (int m = groupStart[group]; m < groupStart[group + 1]; ++m) order[start[colorOf[members[m]]]++] = keys + members[m];
+        for (int m = 0; m < count; ++m) order[start[colorOf[member[m]]]++] = keys + member[m];
         fcContacts_SortColors(set, order, counts);
-        // A colour's last block with lanes to spare takes manifolds of the next colour that share no dynamic body
-        // with its lanes (taken[]: moved ahead so; mixed[c]: colour c's last block took one that shares a body
-        // with the block before, so the two may not go side by side). A manifold moved ahead so shares no body with
-        // any manifold it now precedes (they are of its colour or in its block): the same bits, fewer blocks. Only
-        // one thread sweeps such a block (a colour that splits into chunks neither takes nor gives).
-        uint8_t* taken = (uint8_t*)(list + bodyHigh);
-        memset(taken, 0, (size_t)manifolds);
-        int mixed[FC_CONTACT_COLORS + 1];
-        int first = 0;
-        g->first = set->blockCount;
-        g->colorCount = 0;
-        for (int color = 0; color <= FC_CONTACT_COLORS; ++color) {
-            if (color < FC_CONTACT_COLORS && counts[color] > 0) g->colorCount = color + 1;
-            g->colorBlocks[color] = set->blockCount;
-            mixed[color] = -1;
-            int end = first + counts[color], left = 0;
-            for (int k = first; k < end; ++k) left += !taken[order[k] - keys];
-            bool fill = color + 1 < FC_CONTACT_COLORS && !fcContacts_ColorSplits((left + FC_LANES - 1) / FC_LANES) &&
-                        !fcContacts_ColorSplits((counts[color + 1] + FC_LANES - 1) / FC_LANES);
-            int width = color == FC_CONTACT_COLORS ? 1 : FC_LANES;  // past the colours: one manifold a block
-            const fcContactLayoutKey* before[FC_LANES] = {NULL};  // the colour's block before
-            int beforeCount = 0;
-            for (int k = first; k < end;) {
-                const fcContactLayoutKey* lanes[FC_LANES] = {NULL};
-                int n = 0, points = 0;
-                for (; k < end && n < width; ++k)
-                    if (!taken[order[k] - keys]) lanes[n++] = order[k];
-                if (n == 0) break;
-                for (int l = 0; l < n; ++l) points = lanes[l]->manifold->pointCount > points ? lanes[l]->manifold->pointCount : points;
-                // the last block: manifolds of the next colour with no more points than its lanes have (no rows
-                // added for the others), of their kind, that touch none of its bodies; sharing none with the block
-                // before either, they keep the two side by side in eight lanes
-                bool pairs = true;
-                if (k == end && n < width && fill && !fcContacts_AnyCurve(lanes, n))
-                    for (int q = end; q < end + counts[color + 1] && n < width; ++q) {
-                        const fcContactLayoutKey* key = order[q];
-                        if (taken[key - keys] || fcContacts_KeyCurve(key) != fc_curveNone || key->manifold->pointCount > points ||
-                            !fcContacts_SameKind(lanes, n, key) || fcContacts_SharesBody(lanes, n, key))
-                            continue;
-                        lanes[n++] = key;
-                        taken[key - keys] = 1;
-                        pairs = pairs && !fcContacts_SharesBody(before, beforeCount, key);
-                    }
-                if (!pairs) mixed[color] = set->blockCount;
-                fcContacts_AddBlock(world, lanes);
-                memcpy(before, lanes, sizeof before);
-                beforeCount = n;
-            }
-            first = end;
-        }
-        ordered += first;
-        g->end = set->blockCount;
-        g->colorBlocks[g->colorCount] = g->colorBlocks[FC_CONTACT_COLORS];  // the colours above colorCount are empty
-        for (int c = 0; c < g->colorCount; ++c) {
-            set->colorsSplit |= fcContacts_ColorSplits(g->colorBlocks[c + 1] - g->colorBlocks[c]);
-            // a block and the next one of its colour share no dynamic body: a sweep may solve them side by side
-            // (not the one before a last block that took lanes of the next colour)
-            for (int bi = g->colorBlocks[c]; bi + 1 < g->colorBlocks[c + 1]; ++bi) set->blocks[bi].withNext = bi + 1 != mixed[c];
-        }
+        fcContacts_CutGroup(world, set->groups + group, order, counts, taken);
+        ordered += count;
     }
     int slots = FC_CONTACT_SLOTS * (set->blockCount + 1);  // at most a chunk a block
     if (set->chunkSlotCapacity < slots) {
