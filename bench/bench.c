@@ -37,6 +37,7 @@
 #endif
 
 #define FCB_TIME_LIMIT_S 60.0
+#define FCB_MAX_REPEAT 100  // runs a cell (--repeat)
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Standard scenes
@@ -650,7 +651,8 @@ void fcbFatal(const char* message)
     _exit(3);
 }
 
-static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, Result* r)
+// repeat runs of one cell; the figures are measured in the first when `figures`
+static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, bool figures, Result* r)
 {
     r->ran = false;
     char why[256];
@@ -668,7 +670,7 @@ static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, Resu
     r->msWorst = 0;
     int runs = 0;
     for (int k = 0; k < repeat; ++k) {
-        if (!RunOnce(L, ad, k == 0, ms, r)) {
+        if (!RunOnce(L, ad, figures && k == 0, ms, r)) {
             if (k > 0) snprintf(r->status, sizeof r->status, "ok");  // run 1 finished: keep the runs done
             if (k == 0 && strncmp(r->status, "NaN", 3) == 0) {
                 // a NaN is a result: the time per step up to it still counts
@@ -698,7 +700,7 @@ static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, Resu
 }
 
 // The cell in a child process: an engine that aborts, exhausts memory or hangs takes only the child with it.
-static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repeat, Result* r)
+static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repeat, bool figures, Result* r)
 {
     memset(r, 0, sizeof *r);
     Join(r->scene, sizeof r->scene, L->name, "", "");
@@ -714,7 +716,7 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
     fflush(stdout);
     fflush(stderr);
     if (pipe(fds) != 0) {
-        RunCell(L, ad, repeat, r);
+        RunCell(L, ad, repeat, figures, r);
         return;
     }
     double limitS = (FCB_TIME_LIMIT_S + 15) * repeat + 30;
@@ -728,14 +730,14 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
         struct rlimit lim = {(rlim_t)(0.8 * avail) + ((rlim_t)1 << 30), (rlim_t)(0.8 * avail) + ((rlim_t)1 << 30)};
         setrlimit(RLIMIT_AS, &lim);
 #endif
-        RunCell(L, ad, repeat, r);
+        RunCell(L, ad, repeat, figures, r);
         WriteResult(r);
         _exit(0);
     }
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        RunCell(L, ad, repeat, r);
+        RunCell(L, ad, repeat, figures, r);
         return;
     }
     Result got;
@@ -768,6 +770,41 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
     } else {
         snprintf(r->status, sizeof r->status, "not run: the engine exited with code %d (out of memory?)",
                  WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    }
+}
+
+// A scene's cells in rounds: each round runs every cell once (in a child, as above), so that a minute when the
+// shared machine is slow falls on every engine alike, not on the one whose runs it happened to be; a cell that
+// did not finish its first run (not run, NaN) is not run again. ms/step: the median of the runs' means.
+#define FCB_MAX_CELLS 16
+static void RunRounds(const LoadedScene* L, const fcbAdapter* const* cells, int count, int repeat, Result* results)
+{
+    double means[FCB_MAX_CELLS][FCB_MAX_REPEAT];
+    for (int round = 0; round < repeat; ++round)
+        for (int c = 0; c < count; ++c) {
+            Result* r = results + c;
+            if (cells[c] == NULL) continue;  // the row is filled in
+            if (round == 0) {
+                RunCellIsolated(L, cells[c], 1, true, r);
+                r->runs = 0;
+                if (r->ran) means[c][r->runs++] = r->msMedian;
+                continue;
+            }
+            if (!r->ran || strcmp(r->status, "ok") != 0 || r->runs < round) continue;
+            Result more;
+            RunCellIsolated(L, cells[c], 1, false, &more);
+            if (!more.ran || strcmp(more.status, "ok") != 0) continue;
+            means[c][r->runs++] = more.msMedian;
+            r->msWorst = fmax(r->msWorst, more.msWorst);
+        }
+    for (int c = 0; c < count; ++c) {
+        Result* r = results + c;
+        int runs = r->runs;
+        if (cells[c] == NULL || !r->ran || runs == 0) continue;
+        qsort(means[c], (size_t)runs, sizeof means[c][0], CompareDoubles);
+        r->msMin = means[c][0];
+        r->msMax = means[c][runs - 1];
+        r->msMedian = runs % 2 ? means[c][runs / 2] : 0.5 * (means[c][runs / 2 - 1] + means[c][runs / 2]);
     }
 }
 
@@ -972,7 +1009,7 @@ static bool WriteChart(const char* path, const Result* rs, int n, const char* st
         if (k == nv && nv < 16) snprintf(variants[nv++], sizeof variants[0], "%s", v);
         k = 0;
         while (k < ns && strcmp(scenes[k], rs[i].scene) != 0) ++k;
-        if (k == ns && ns < 32) snprintf(scenes[ns++], sizeof scenes[0], "%s", rs[i].scene);
+        if (k == ns && ns < 32) Join(scenes[ns++], sizeof scenes[0], rs[i].scene, "", "");
         if (rs[i].ran && rs[i].msMedian > 0) lo = fmin(lo, rs[i].msMedian), hi = fmax(hi, rs[i].msMedian);
     }
     if (ns == 0 || hi <= 0) {
@@ -1229,6 +1266,10 @@ int main(int argc, char** argv)
         Usage(stderr);
         return 2;
     }
+    if (repeat > FCB_MAX_REPEAT) {
+        fprintf(stderr, "fulcrum-bench: --repeat %d: at most %d runs a cell\n", repeat, FCB_MAX_REPEAT);
+        return 2;
+    }
     if (steps < 0 || repeat < 0 || dt < 0 || threads < 1 || threads > FC_MAX_WORKERS || (suite && sceneArg)) {
         Usage(stderr);
         return 2;
@@ -1265,7 +1306,7 @@ int main(int argc, char** argv)
         for (int i = 0; i < ENGINE_COUNT; ++i) built |= strcmp(engines[i].name, allEngines[k]) == 0;
         if (!built) fprintf(out, " (%s not found at build time)", allEngines[k]);
     }
-    fprintf(out, "\nms/step: median over the runs of each run's mean step; worst: slowest step of all runs; sep max: "
+    fprintf(out, "\nms/step: median over the runs (in rounds over the engines) of each run's mean step; worst: slowest step of all runs; sep max: "
                  "largest joint anchor gap (m); E rise: max E(t) - E(0) (J); E~ rise: the same for the half-step energy "
                  "E + (h/2) sum m g . v, which semi-implicit Euler keeps where E swings by (h/2) m g v_z (J; the "
                  "'energy rises' verdict); pen eng: deepest contact the engine "
@@ -1307,37 +1348,42 @@ int main(int argc, char** argv)
             if (!suite) break;
             continue;
         }
+        const fcbAdapter* cells[FCB_MAX_CELLS];
+        static Result cellResults[FCB_MAX_CELLS];
+        int cellCount = 0;
         for (int k = 0; k < 4; ++k) {
             if (!InList(engineList, allEngines[k])) continue;
             int ei = -1;
             for (int i = 0; i < ENGINE_COUNT; ++i)
                 if (strcmp(engines[i].name, allEngines[k]) == 0) ei = i;
             if (ei < 0) {
-                if (engineList) {
-                    Result r;
-                    memset(&r, 0, sizeof r);
-                    Join(r.scene, sizeof r.scene, L.name, "", "");
-                    snprintf(r.engine, sizeof r.engine, "%s", allEngines[k]);
-                    snprintf(r.settings, sizeof r.settings, "-");
-                    r.dt = L.s.dt;
-                    r.steps = L.steps;
-                    snprintf(r.status, sizeof r.status, "not run: %s was not found when fulcrum-bench was built", allEngines[k]);
-                    PrintRow(out, &L, &r);
+                if (engineList && cellCount < FCB_MAX_CELLS) {
+                    Result* r = cellResults + cellCount;
+                    cells[cellCount++] = NULL;  // a row, not a cell to run
+                    memset(r, 0, sizeof *r);
+                    Join(r->scene, sizeof r->scene, L.name, "", "");
+                    snprintf(r->engine, sizeof r->engine, "%s", allEngines[k]);
+                    snprintf(r->settings, sizeof r->settings, "-");
+                    r->dt = L.s.dt;
+                    r->steps = L.steps;
+                    snprintf(r->status, sizeof r->status, "not run: %s was not found when fulcrum-bench was built", allEngines[k]);
                 }
                 continue;
             }
             const fcbAdapter* ads;
             int n = engines[ei].get(&ads);
-            for (int a = 0; a < n; ++a) {
-                if (settingsName && strcmp(settingsName, ads[a].settings) != 0) continue;
-                Result r;
-                RunCellIsolated(&L, &ads[a], repeat, &r);
-                Verdict(&L, &r);
-                PrintRow(out, &L, &r);
-                if (resultCount < (int)(sizeof results / sizeof results[0])) results[resultCount++] = r;
-                if (csv) CsvRow(csv, &r), fflush(csv);
-                if (json) JsonRow(stdout, &r, firstJson), firstJson = false, fflush(stdout);
-            }
+            for (int a = 0; a < n; ++a)
+                if ((!settingsName || strcmp(settingsName, ads[a].settings) == 0) && cellCount < FCB_MAX_CELLS)
+                    cells[cellCount++] = ads + a;
+        }
+        RunRounds(&L, cells, cellCount, repeat, cellResults);
+        for (int c = 0; c < cellCount; ++c) {
+            Result* r = cellResults + c;
+            Verdict(&L, r);
+            PrintRow(out, &L, r);
+            if (resultCount < (int)(sizeof results / sizeof results[0])) results[resultCount++] = *r;
+            if (csv) CsvRow(csv, r), fflush(csv);
+            if (json) JsonRow(stdout, r, firstJson), firstJson = false, fflush(stdout);
         }
         FreeScene(&L);
     }
