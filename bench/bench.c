@@ -851,6 +851,30 @@ static void PrintHeader(FILE* f)
             "pen pose", "drift m", "F err60", "peak F", "points", "status");
 }
 
+// Per scene, Fulcrum's ms/step against the fastest peer row that ran the scene to its end (whatever its verdict:
+// a chain torn apart still took its time): the peer's ms over Fulcrum's, > 1 where Fulcrum is faster
+static void PrintRatios(FILE* f, const Result* rs, int n)
+{
+    bool header = false;
+    for (int i = 0; i < n; ++i) {
+        const Result* own = rs + i;
+        if (strcmp(own->engine, "fulcrum") != 0 || !own->ran || own->msMedian <= 0) continue;
+        const Result* best = NULL;
+        for (int k = 0; k < n; ++k) {
+            const Result* p = rs + k;
+            if (strcmp(p->scene, own->scene) != 0 || strcmp(p->engine, "fulcrum") == 0 || !p->ran || p->msMedian <= 0 ||
+                p->stepsDone < p->steps)
+                continue;
+            if (best == NULL || p->msMedian < best->msMedian) best = p;
+        }
+        if (!best) continue;
+        if (!header) fprintf(f, "\nFulcrum against the fastest peer that ran the scene to its end (its ms/step over Fulcrum's):\n");
+        header = true;
+        fprintf(f, "  %-8s fulcrum %-12s %9.4f ms   %-6s %-19s %9.4f ms   %5.2fx   (%s)\n", own->scene, own->settings, own->msMedian,
+                best->engine, best->settings, best->msMedian, best->msMedian / own->msMedian, best->status);
+    }
+}
+
 static void PrintRow(FILE* f, const LoadedScene* L, const Result* r)
 {
     char ms[16], worst[16], sep[16], rise[16], half[16], end[16], pe[16], pp[16], dr[16], fe[16], pk[16], pts[16];
@@ -1388,6 +1412,7 @@ int main(int argc, char** argv)
         FreeScene(&L);
     }
     if (json) printf("\n]\n");
+    PrintRatios(out, results, resultCount);
     fprintf(out, "\nsettings:\n");
     for (int i = 0; i < ENGINE_COUNT; ++i) {
         if (!InList(engineList, engines[i].name)) continue;
