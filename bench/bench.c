@@ -777,6 +777,14 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
 // shared machine is slow falls on every engine alike, not on the one whose runs it happened to be; a cell that
 // did not finish its first run (not run, NaN) is not run again. ms/step: the median of the runs' means.
 #define FCB_MAX_CELLS 16
+
+// whether a scene has room for another cell (the engines built in have 9 settings); says so when it has not
+static bool CellRoom(const char* scene, int count)
+{
+    if (count < FCB_MAX_CELLS) return true;
+    fprintf(stderr, "fulcrum-bench: %s: more than %d engine settings; the rest are left out\n", scene, FCB_MAX_CELLS);
+    return false;
+}
 static void RunRounds(const LoadedScene* L, const fcbAdapter* const* cells, int count, int repeat, Result* results)
 {
     double means[FCB_MAX_CELLS][FCB_MAX_REPEAT];
@@ -853,18 +861,23 @@ static void PrintHeader(FILE* f)
 
 // Per scene, Fulcrum's ms/step against the fastest peer row that ran the scene to its end (whatever its verdict:
 // a chain torn apart still took its time): the peer's ms over Fulcrum's, > 1 where Fulcrum is faster
+// a row whose runs went through every step (a NaN may come at the last one)
+static bool RanToEnd(const Result* r)
+{
+    return r->ran && r->msMedian > 0 && r->stepsDone == r->steps && strncmp(r->status, "NaN", 3) != 0 &&
+           strncmp(r->status, "not run", 7) != 0;
+}
+
 static void PrintRatios(FILE* f, const Result* rs, int n)
 {
     bool header = false;
     for (int i = 0; i < n; ++i) {
         const Result* own = rs + i;
-        if (strcmp(own->engine, "fulcrum") != 0 || !own->ran || own->msMedian <= 0) continue;
+        if (strcmp(own->engine, "fulcrum") != 0 || !RanToEnd(own)) continue;
         const Result* best = NULL;
         for (int k = 0; k < n; ++k) {
             const Result* p = rs + k;
-            if (strcmp(p->scene, own->scene) != 0 || strcmp(p->engine, "fulcrum") == 0 || !p->ran || p->msMedian <= 0 ||
-                p->stepsDone < p->steps)
-                continue;
+            if (strcmp(p->scene, own->scene) != 0 || strcmp(p->engine, "fulcrum") == 0 || !RanToEnd(p)) continue;
             if (best == NULL || p->msMedian < best->msMedian) best = p;
         }
         if (!best) continue;
@@ -1381,7 +1394,7 @@ int main(int argc, char** argv)
             for (int i = 0; i < ENGINE_COUNT; ++i)
                 if (strcmp(engines[i].name, allEngines[k]) == 0) ei = i;
             if (ei < 0) {
-                if (engineList && cellCount < FCB_MAX_CELLS) {
+                if (engineList && CellRoom(L.name, cellCount)) {
                     Result* r = cellResults + cellCount;
                     cells[cellCount++] = NULL;  // a row, not a cell to run
                     memset(r, 0, sizeof *r);
@@ -1397,7 +1410,7 @@ int main(int argc, char** argv)
             const fcbAdapter* ads;
             int n = engines[ei].get(&ads);
             for (int a = 0; a < n; ++a)
-                if ((!settingsName || strcmp(settingsName, ads[a].settings) == 0) && cellCount < FCB_MAX_CELLS)
+                if ((!settingsName || strcmp(settingsName, ads[a].settings) == 0) && CellRoom(L.name, cellCount))
                     cells[cellCount++] = ads + a;
         }
         RunRounds(&L, cells, cellCount, repeat, cellResults);
