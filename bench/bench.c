@@ -651,8 +651,10 @@ void fcbFatal(const char* message)
     _exit(3);
 }
 
-// repeat runs of one cell; the figures are measured in the first when `figures`
-static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, bool figures, Result* r)
+// One run of a cell in a fresh world, its figures measured when `figures`: its mean step goes to msMedian (RunRounds
+// takes the median over the runs), its slowest to msWorst. A run that ends in NaN is a result: its time per step up
+// to the NaN counts.
+static void RunCell(const LoadedScene* L, const fcbAdapter* ad, bool figures, Result* r)
 {
     r->ran = false;
     char why[256];
@@ -665,42 +667,22 @@ static void RunCell(const LoadedScene* L, const fcbAdapter* ad, int repeat, bool
         return;
     }
     double* ms = calloc((size_t)L->steps + 1, sizeof *ms);
-    double* means = calloc((size_t)repeat + 1, sizeof *means);
     snprintf(r->status, sizeof r->status, "ok");
     r->msWorst = 0;
-    int runs = 0;
-    for (int k = 0; k < repeat; ++k) {
-        if (!RunOnce(L, ad, figures && k == 0, ms, r)) {
-            if (k > 0) snprintf(r->status, sizeof r->status, "ok");  // run 1 finished: keep the runs done
-            if (k == 0 && strncmp(r->status, "NaN", 3) == 0) {
-                // a NaN is a result: the time per step up to it still counts
-                double sum = 0;
-                for (int i = 0; i < r->stepsDone; ++i) sum += ms[i], r->msWorst = ms[i] > r->msWorst ? ms[i] : r->msWorst;
-                means[runs++] = r->stepsDone ? sum / r->stepsDone : 0;
-            }
-            break;
-        }
+    bool finished = RunOnce(L, ad, figures, ms, r);
+    if (finished || strncmp(r->status, "NaN", 3) == 0) {
+        int steps = finished ? L->steps : r->stepsDone;
         double sum = 0;
-        for (int i = 0; i < L->steps; ++i) {
-            sum += ms[i];
-            if (ms[i] > r->msWorst) r->msWorst = ms[i];
-        }
-        means[runs++] = sum / L->steps;
-    }
-    r->runs = runs;
-    if (runs > 0) {
-        qsort(means, (size_t)runs, sizeof *means, CompareDoubles);
-        r->msMin = means[0];
-        r->msMax = means[runs - 1];
-        r->msMedian = runs % 2 ? means[runs / 2] : 0.5 * (means[runs / 2 - 1] + means[runs / 2]);
+        for (int i = 0; i < steps; ++i) sum += ms[i], r->msWorst = fmax(r->msWorst, ms[i]);
+        r->msMedian = r->msMin = r->msMax = steps > 0 ? sum / steps : 0;
+        r->runs = 1;
         r->ran = true;
     }
     free(ms);
-    free(means);
 }
 
 // The cell in a child process: an engine that aborts, exhausts memory or hangs takes only the child with it.
-static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repeat, bool figures, Result* r)
+static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, bool figures, Result* r)
 {
     memset(r, 0, sizeof *r);
     Join(r->scene, sizeof r->scene, L->name, "", "");
@@ -716,10 +698,10 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
     fflush(stdout);
     fflush(stderr);
     if (pipe(fds) != 0) {
-        RunCell(L, ad, repeat, figures, r);
+        RunCell(L, ad, figures, r);
         return;
     }
-    double limitS = (FCB_TIME_LIMIT_S + 15) * repeat + 30;
+    double limitS = FCB_TIME_LIMIT_S + 45;
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
@@ -730,14 +712,14 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
         struct rlimit lim = {(rlim_t)(0.8 * avail) + ((rlim_t)1 << 30), (rlim_t)(0.8 * avail) + ((rlim_t)1 << 30)};
         setrlimit(RLIMIT_AS, &lim);
 #endif
-        RunCell(L, ad, repeat, figures, r);
+        RunCell(L, ad, figures, r);
         WriteResult(r);
         _exit(0);
     }
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        RunCell(L, ad, repeat, figures, r);
+        RunCell(L, ad, figures, r);
         return;
     }
     Result got;
@@ -773,9 +755,6 @@ static void RunCellIsolated(const LoadedScene* L, const fcbAdapter* ad, int repe
     }
 }
 
-// A scene's cells in rounds: each round runs every cell once (in a child, as above), so that a minute when the
-// shared machine is slow falls on every engine alike, not on the one whose runs it happened to be; a cell that
-// did not finish its first run (not run, NaN) is not run again. ms/step: the median of the runs' means.
 #define FCB_MAX_CELLS 16
 
 // whether a scene has room for another cell (the engines built in have 9 settings); says so when it has not
@@ -785,6 +764,10 @@ static bool CellRoom(const char* scene, int count)
     fprintf(stderr, "fulcrum-bench: %s: more than %d engine settings; the rest are left out\n", scene, FCB_MAX_CELLS);
     return false;
 }
+
+// A scene's cells in rounds: each round runs every cell once (in a child, as above), so that a minute when the
+// shared machine is slow falls on every engine alike, not on the one whose runs it happened to be; a cell that
+// did not finish its first run (not run, NaN) is not run again. ms/step: the median of the runs' means.
 static void RunRounds(const LoadedScene* L, const fcbAdapter* const* cells, int count, int repeat, Result* results)
 {
     double means[FCB_MAX_CELLS][FCB_MAX_REPEAT];
@@ -793,14 +776,13 @@ static void RunRounds(const LoadedScene* L, const fcbAdapter* const* cells, int 
             Result* r = results + c;
             if (cells[c] == NULL) continue;  // the row is filled in
             if (round == 0) {
-                RunCellIsolated(L, cells[c], 1, true, r);
-                r->runs = 0;
-                if (r->ran) means[c][r->runs++] = r->msMedian;
+                RunCellIsolated(L, cells[c], true, r);
+                if (r->ran) means[c][0] = r->msMedian;
                 continue;
             }
             if (!r->ran || strcmp(r->status, "ok") != 0 || r->runs < round) continue;
             Result more;
-            RunCellIsolated(L, cells[c], 1, false, &more);
+            RunCellIsolated(L, cells[c], false, &more);
             if (!more.ran || strcmp(more.status, "ok") != 0) continue;
             means[c][r->runs++] = more.msMedian;
             r->msWorst = fmax(r->msWorst, more.msWorst);
@@ -859,8 +841,6 @@ static void PrintHeader(FILE* f)
             "pen pose", "drift m", "F err60", "peak F", "points", "status");
 }
 
-// Per scene, Fulcrum's ms/step against the fastest peer row that ran the scene to its end (whatever its verdict:
-// a chain torn apart still took its time): the peer's ms over Fulcrum's, > 1 where Fulcrum is faster
 // a row whose runs went through every step (a NaN may come at the last one)
 static bool RanToEnd(const Result* r)
 {
@@ -868,6 +848,8 @@ static bool RanToEnd(const Result* r)
            strncmp(r->status, "not run", 7) != 0;
 }
 
+// Per scene, Fulcrum's ms/step against the fastest peer row that ran the scene to its end (whatever its verdict:
+// a chain torn apart still took its time): the peer's ms over Fulcrum's, > 1 where Fulcrum is faster
 static void PrintRatios(FILE* f, const Result* rs, int n)
 {
     bool header = false;
