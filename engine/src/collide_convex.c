@@ -29,8 +29,10 @@
 // more by this relative and absolute (times size) amount, so the reference face does not flicker.
 #define FC_SAT_REL ((fcReal)0.05)
 #define FC_SAT_ABS ((fcReal)1e-3)
-// Contact points this close (times size) outside a reference side plane are kept, not clipped.
-#define FC_CLIP_TOL ((fcReal)1e-5)
+// Contact points this close (times size) outside a reference side plane are kept, not clipped: the sides of a
+// stack of equal hulls are flush, and a rocking hair must not turn its vertex points into cut points (other ids, so
+// no warm start: a resting stack rocked at 1e-5). The boxes' FC_PRIM_CLIP_SLACK, the same.
+#define FC_CLIP_TOL ((fcReal)1e-3)
 #define FC_GJK_ITERATIONS 96
 #define FC_EPA_ITERATIONS 64
 #define FC_EPA_VERTICES 128
