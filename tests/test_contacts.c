@@ -139,16 +139,23 @@ static int test_stack_of_ten_stands(void)
     return 0;
 }
 
-// benchmark-scenes.md S3: 210 unit cubes, rows of 20 - r, 5 cm apart, mu = 0.6
-static int test_pyramid_stands(void)
+// benchmark-scenes.md S3 on a ground of mu = 0.6: 210 unit cubes of 1 kg, rows of 20 - r, 5 cm apart, mu = 0.6, into
+// boxes (bottom row first); returns how many
+static int fcAddPyramid(fcWorldId w, fcBodyId* boxes)
 {
-    fcWorldId w = fcMakeWorld(1.0 / 60, false);
     fcAddGround(w, 0.6);
-    fcBodyId boxes[210];
     int n = 0;
     for (int r = 0; r < 20; ++r)
         for (int j = 0; j < 20 - r; ++j)
             boxes[n++] = fcAddBox(w, fcV3((j - (19 - r) / 2.0) * 1.05, 0, 0.5 + r), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    return n;
+}
+
+static int test_pyramid_stands(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyId boxes[210];
+    int n = fcAddPyramid(w, boxes);
     ENSURE(fcCheckStands(w, boxes, n, "pyramid of 20") == 0);
     fcWorldStats st = fcWorld_GetStats(w);
     // complementarity after the iterations: no contact pulls, and the residual is below tolerance
@@ -170,12 +177,8 @@ static int test_pyramid_stands(void)
 static int test_pyramid_takes_an_impact(void)
 {
     fcWorldId w = fcMakeWorld(1.0 / 60, false);
-    fcAddGround(w, 0.6);
     fcBodyId boxes[210];
-    int n = 0;
-    for (int r = 0; r < 20; ++r)
-        for (int j = 0; j < 20 - r; ++j)
-            boxes[n++] = fcAddBox(w, fcV3((j - (19 - r) / 2.0) * 1.05, 0, 0.5 + r), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    int n = fcAddPyramid(w, boxes);
     for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
     fcVec3 rested[210];
     for (int k = 0; k < n; ++k) rested[k] = fcBody_GetPosition(boxes[k]);

@@ -33,6 +33,12 @@ typedef struct fcGeometry {
 
 #define FC_MAX_MANIFOLD_POINTS 4
 
+// Incident vertices this close (times the shapes' size) outside a reference face's side planes are kept, not
+// clipped, by the box and the hull clips alike: the sides of a stack of equal shapes are flush, and rounding or a
+// rocking hair must not turn vertex points into cut points (other ids, so no warm start: a resting stack of hull
+// cubes rocked while its clip kept only 1e-5), nor add cuts a hair away from them.
+#define FC_CLIP_SLACK ((fcReal)1e-3)
+
 typedef struct fcManifoldPoint {
     fcVec3 point;        // world: midway between the two surfaces
     fcReal separation;   // m: negative when the shapes overlap

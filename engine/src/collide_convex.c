@@ -29,10 +29,6 @@
 // more by this relative and absolute (times size) amount, so the reference face does not flicker.
 #define FC_SAT_REL ((fcReal)0.05)
 #define FC_SAT_ABS ((fcReal)1e-3)
-// Contact points this close (times size) outside a reference side plane are kept, not clipped: the sides of a
-// stack of equal hulls are flush, and a rocking hair must not turn its vertex points into cut points (other ids, so
-// no warm start: a resting stack rocked at 1e-5). The boxes' FC_PRIM_CLIP_SLACK, the same.
-#define FC_CLIP_TOL ((fcReal)1e-3)
 #define FC_GJK_ITERATIONS 96
 #define FC_EPA_ITERATIONS 64
 #define FC_EPA_VERTICES 128
@@ -977,7 +973,7 @@ static int fcManifold_Clip(fcWork* w, const fcFeature* ref, const fcFeature* inc
                            fcReal rInc, fcReal size, fcReal margin, bool deepest, fcManifold* m)
 {
     fcClipVertex* pts;
-    int n = fcClip_Feature(w, ref, inc, FC_CLIP_TOL * size, &pts);
+    int n = fcClip_Feature(w, ref, inc, FC_CLIP_SLACK * size, &pts);
     uint32_t base = fcMix(fcMix(fcMix(refIsA ? 0x1000u : 0x2000u, (uint32_t)ref->index), (uint32_t)inc->index),
                           (uint32_t)(inc->count < 3 ? inc->count : 3));
     int k = 0;

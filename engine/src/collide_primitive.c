@@ -19,10 +19,6 @@
 // bottom face, and the edge pairs whose cross product is one of them) always resolve the same way.
 #define FC_PRIM_AXIS_REL ((fcReal)0.05)
 #define FC_PRIM_AXIS_ABS ((fcReal)5e-4)  // of the boxes' size
-// Incident vertices this close outside the reference face (of the boxes' size) are kept unclipped: the sides of
-// two aligned boxes are flush, and rounding must not toggle vertex points into clipped ones (other ids), nor
-// add cuts a hair away from them.
-#define FC_PRIM_CLIP_SLACK ((fcReal)1e-3)
 // A cylinder whose axis is within this angle (sin) of the plane normal stands: four rim points fixed in the body.
 #define FC_PRIM_STAND_SIN ((fcReal)1e-3)
 // Two capsule axes within this angle (sin) are parallel enough to lie along each other: two points.
@@ -735,7 +731,7 @@ int fcCollide_BoxBox(const fcGeometry* a, fcTransform xa, const fcGeometry* b, f
         fcReal sign;
         fcMat33 rotRef;
         fcVec3 posRef;
-        fcReal slack = FC_PRIM_CLIP_SLACK * size;
+        fcReal slack = FC_CLIP_SLACK * size;
         if (!refB) {
             axis = faceA;
             sign = fcSignR(t[axis]);
