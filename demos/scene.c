@@ -1306,7 +1306,7 @@ static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
     if (!fcGetVec3(L, &o, "gravity", &def.gravity, NULL)) return false;
     double h = 1.0 / 60.0, duration = 5, beta = 0.2, tolerance = 1e-10, iterations = 20;
     if (!fcGetNumber(L, &o, "timestep", &h, NULL)) return false;
-    if (!(h > 0 && h <= 1)) return fcFail(L, "", "timestep", "must be > 0 and <= 1 s, got %g", h);
+    if (!(h >= 1e-9 && h <= 1)) return fcFail(L, "", "timestep", "must be in [1e-9, 1] s (the engine's range), got %g", h);
     if (!fcGetNumber(L, &o, "duration", &duration, NULL)) return false;
     if (!(duration > 0)) return fcFail(L, "", "duration", "must be > 0 s, got %g", duration);
     if (!fcGetNumber(L, &o, "baumgarte", &beta, NULL)) return false;

@@ -90,7 +90,20 @@ static int test_bad_input_changes_nothing(void)
     ENSURE_ERROR(fcBody_SetLinearVelocity(gone, fcV3(1, 0, 0)), "stale body id");
     ENSURE_ERROR(fcBody_SetForce(p.bob, fcV3(NAN, 0, 0)), "force is not finite");
     ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 0, fcV3(1, 1, 1)), "mass must be > 0");
-    ENSURE_ERROR(fcWorld_SetTimestep(w, -1), "timestep must be in (0, 1]");
+    ENSURE_ERROR(fcWorld_SetTimestep(w, -1), "timestep must be in [1e-9, 1]");
+    ENSURE_ERROR(fcWorld_SetTimestep(w, 5e-324), "timestep must be in [1e-9, 1]");
+    // values that pass "> 0" but whose inverses overflow: a denormal mass, an inertia of 1e308 (infinite
+    // determinant), a denormal moment
+    ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 5e-324, fcV3(1, 1, 1)), "its inverse overflows");
+    ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 1, fcV3(1e308, 1e308, 1e308)), "cannot be inverted");
+    ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 1, fcV3(5e-324, 1, 1)), "cannot be inverted");
+    fcBodyDef tiny = fcDefaultBodyDef();
+    tiny.mass = 5e-324;
+    tiny.inertia = fcV3(1, 1, 1);
+    ENSURE_ERROR(fcCreateBody(w, &tiny), "with a finite inverse");
+    ENSURE_ERROR(fcWorld_FindBody(w, NULL), "name is NULL");
+    ENSURE(!fcJointType_FromName("ball", NULL));
+    ENSURE_ERROR(fcJointType_FromName("ball", NULL), "type is NULL");
     ENSURE_ERROR(fcWorld_SetBaumgarte(w, 2), "Baumgarte factor");
     ENSURE_ERROR(fcWorld_SetProjection(w, 0, 10), "projection tolerance");
     ENSURE_ERROR(fcWorld_SetStabilization(w, (fcStabilization)7), "invalid stabilization");
@@ -161,6 +174,26 @@ static int test_nonfinite_user_row(void)
     return 0;
 }
 
+// A soft joint whose stiffness and damping are too small for the step (1 / (h (h k + c)) overflows) is refused at
+// the step like a non-finite row; the world is left as it was.
+static int test_too_soft_joint(void)
+{
+    Pendulum p = fcMakePendulum();
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = p.bob;
+    jd.anchor = fcV3(1, 0, 1);
+    jd.stiffness = 5e-324;
+    ENSURE(FC_IS_NON_NULL(fcCreateJoint(p.world, &jd)));
+    fcClearError();
+    ENSURE(!fcWorld_Step(p.world));
+    ENSURE(strstr(fcGetLastError(), "joint 2") != NULL && strstr(fcGetLastError(), "overflows") != NULL);
+    ENSURE(fcWorld_GetTime(p.world) == 0);
+    fcVec3 x = fcBody_GetPosition(p.bob);
+    ENSURE(x.x == 1 && x.y == 0 && x.z == 0);
+    fcDestroyWorld(p.world);
+    return 0;
+}
+
 static int test_mass_from_shapes(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -205,6 +238,101 @@ static int test_mass_from_shapes(void)
     return 0;
 }
 
+// A shape whose mass the solver could not use (a size at which the body's mass, centre or inertia under- or
+// overflows) is refused before anything is attached: the body keeps its shapes, pose and mass.
+static int test_shape_mass_refused(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, 1);
+    fcBodyId b = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_sphereShape;
+    sd.radius = 0.5;
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(b, &sd)));
+    double m = 1000 * 4.0 / 3.0 * 3.14159265358979323846 * 0.125;
+    ENSURE_NEAR(fcBody_GetMass(b), m, 1e-9);
+    sd.radius = 1e300;  // mass inf
+    ENSURE_ERROR(fcCreateShape(b, &sd), "mass comes out as inf");
+    // a body whose only shape has a mass that underflows to 0 (beside a real shape it would weigh nothing)
+    fcBodyId e = fcCreateBody(w, &bd);
+    sd.radius = 1e-300;
+    ENSURE_ERROR(fcCreateShape(e, &sd), "mass comes out as 0");
+    ENSURE(fcBody_GetShapeCount(e) == 0);
+    fcDestroyBody(e);
+    sd.radius = 0.5;
+    sd.localPosition = fcV3(1e300, 0, 0);  // the parallel-axis term overflows
+    ENSURE_ERROR(fcCreateShape(b, &sd), "inertia is not finite");
+    ENSURE(fcBody_GetShapeCount(b) == 1);
+    fcVec3 x = fcBody_GetPosition(b);
+    ENSURE(x.x == 0 && x.y == 0 && x.z == 1);
+    ENSURE_NEAR(fcBody_GetMass(b), m, 1e-9);
+    ENSURE_NEAR(fcBody_GetInertia(b).x, 0.4 * m * 0.25, 1e-9);
+    // a body with its mass given and its inertia from the shapes: a box too thin for its inertia to invert
+    bd.mass = 2;
+    fcBodyId c = fcCreateBody(w, &bd);
+    sd.type = fc_boxShape;
+    sd.localPosition = fcV3(0, 0, 0);
+    sd.halfExtents = fcV3(1e-170, 1e-170, 1e-170);
+    ENSURE_ERROR(fcCreateShape(c, &sd), "fcCreateShape");
+    ENSURE(fcBody_GetShapeCount(c) == 0);
+    sd.halfExtents = fcV3(0.5, 0.5, 0.5);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(c, &sd)));
+    ENSURE_NEAR(fcBody_GetMass(c), 2, 0);
+    ENSURE_NEAR(fcBody_GetInertia(c).z, 2.0 / 6.0, 1e-12);
+    // both bodies step, falling alike from the same height
+    for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_GetPosition(b).z < 0.9 && fcBody_GetPosition(b).z == fcBody_GetPosition(c).z);
+    // the public mass query refuses what has no mass
+    ENSURE_ERROR(fcComputeShapeMass(NULL), "the def is NULL");
+    fcShapeDef plane = fcDefaultShapeDef();
+    plane.type = fc_planeShape;
+    ENSURE_ERROR(fcComputeShapeMass(&plane), "has no mass");
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// A step that diverges (here, gravity of 1e300 overflows the pendulum's pose) is not taken: false with the reason,
+// the bodies and the time as before it, no reaction of the failed attempt left. With the cause taken away, the
+// world steps on: its joint closed, its tension that of the reference pendulum that never diverged.
+static int test_diverged_step_is_refused(void)
+{
+    Pendulum ref = fcMakePendulum();
+    Pendulum p = fcMakePendulum();
+    for (int i = 0; i < 30; ++i) {
+        ENSURE(fcWorld_Step(p.world));
+        ENSURE(fcWorld_Step(ref.world));
+    }
+    fcVec3 g = fcWorld_GetGravity(p.world);
+    ENSURE(fcWorld_SetGravity(p.world, fcV3(0, 0, -1e300)));
+    fcClearError();
+    ENSURE(!fcWorld_Step(p.world));
+    ENSURE(strstr(fcGetLastError(), "the step diverged: body 1 (\"bob\")") != NULL);
+    ENSURE(fcWorld_GetTime(p.world) == fcWorld_GetTime(ref.world));
+    fcVec3 a = fcBody_GetPosition(p.bob), b = fcBody_GetPosition(ref.bob);
+    ENSURE(a.x == b.x && a.y == b.y && a.z == b.z);
+    a = fcBody_GetLinearVelocity(p.bob), b = fcBody_GetLinearVelocity(ref.bob);
+    ENSURE(a.x == b.x && a.y == b.y && a.z == b.z);
+    fcVec3 f = fcJoint_GetReaction(p.joint).force;
+    ENSURE(f.x == 0 && f.y == 0 && f.z == 0);
+    ENSURE(fcWorld_SetGravity(p.world, g));
+    for (int i = 0; i < 30; ++i) {
+        ENSURE(fcWorld_Step(p.world));
+        ENSURE(fcWorld_Step(ref.world));
+    }
+    // the next step starts without the last step's geometric stiffness (as a world's first step does), so the
+    // two trajectories part by round-off only
+    a = fcBody_GetPosition(p.bob), b = fcBody_GetPosition(ref.bob);
+    ENSURE_NEAR(a.x, b.x, 1e-9);
+    ENSURE_NEAR(a.z, b.z, 1e-9);
+    ENSURE_NEAR(fcVec3_Length(a), 1, 1e-9);
+    ENSURE_NEAR(fcVec3_Length(fcJoint_GetReaction(p.joint).force), fcVec3_Length(fcJoint_GetReaction(ref.joint).force), 1e-6);
+    fcDestroyWorld(p.world);
+    fcDestroyWorld(ref.world);
+    return 0;
+}
+
 // The energy is reported before the first step too: kinetic + gravity + springs of the initial state.
 static int test_initial_energy(void)
 {
@@ -234,7 +362,10 @@ int main(int argc, char** argv)
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_bad_input_changes_nothing);
     RUN_TEST(test_nonfinite_user_row);
+    RUN_TEST(test_too_soft_joint);
     RUN_TEST(test_mass_from_shapes);
+    RUN_TEST(test_shape_mass_refused);
+    RUN_TEST(test_diverged_step_is_refused);
     RUN_TEST(test_initial_energy);
     TEST_MAIN_END();
 }

@@ -77,20 +77,38 @@ static bool fcIsSymmetricPositive(fcMat33 m)
     return m1 > 0 && m2 > 0 && fcMat33_Det(m) > 0;
 }
 
-static bool fcSetMass(fcBody* b, fcReal mass, fcMat33 inertia, const char* caller)
+// a mass and inertia the solver can use: finite, positive definite, and with inverses that do not overflow (a
+// denormal mass passes "> 0" and its inverse is inf; an inertia of 1e308 has an infinite determinant)
+static bool fcCheckMass(fcReal mass, fcMat33 inertia, fcMat33* inverse, const char* caller)
 {
     if (!isfinite(mass) || mass <= 0) return fcError("%s: mass must be > 0, got %g", caller, (double)mass);
-    fcVec3 cols[3] = {inertia.cx, inertia.cy, inertia.cz};
-    for (int i = 0; i < 3; ++i)
-        if (!fcVec3_IsFinite(cols[i])) return fcError("%s: inertia is not finite", caller);
+    if (!isfinite(1 / mass)) return fcError("%s: mass %g is too small: its inverse overflows", caller, (double)mass);
+    if (!fcMat33_IsFinite(inertia)) return fcError("%s: inertia is not finite", caller);
     if (!fcIsSymmetricPositive(inertia))
         return fcError("%s: inertia must be symmetric positive definite (principal moments > 0), got diagonal (%g, %g, %g)",
                        caller, (double)inertia.cx.x, (double)inertia.cy.y, (double)inertia.cz.z);
+    *inverse = fcMat33_Inverse(inertia);
+    if (!isfinite(fcMat33_Det(inertia)) || !fcMat33_IsFinite(*inverse))
+        return fcError("%s: inertia with diagonal (%g, %g, %g) cannot be inverted in floating point", caller,
+                       (double)inertia.cx.x, (double)inertia.cy.y, (double)inertia.cz.z);
+    return true;
+}
+
+// mass properties that passed fcCheckMass
+static void fcBody_PutMass(fcBody* b, fcReal mass, fcMat33 inertia, fcMat33 inverse)
+{
     b->mass = mass;
     b->invMass = 1 / mass;
     b->inertiaLocal = inertia;
-    b->invInertiaLocal = fcMat33_Inverse(inertia);
+    b->invInertiaLocal = inverse;
     fcBody_UpdateInverseInertia(b);
+}
+
+static bool fcSetMass(fcBody* b, fcReal mass, fcMat33 inertia, const char* caller)
+{
+    fcMat33 inverse;
+    if (!fcCheckMass(mass, inertia, &inverse, caller)) return false;
+    fcBody_PutMass(b, mass, inertia, inverse);
     return true;
 }
 
@@ -155,8 +173,9 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
     if (def->type == fc_dynamicBody) {
         fcMat33 inertia = def->useInertiaTensor ? def->inertiaTensor : fcMat33_Diagonal(def->inertia);
         bool inertiaGiven = def->useInertiaTensor || def->inertia.x != 0 || def->inertia.y != 0 || def->inertia.z != 0;
-        if (!isfinite(def->mass) || def->mass < 0) {
-            fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes), got %g", (double)def->mass);
+        if (!isfinite(def->mass) || def->mass < 0 || (def->mass > 0 && !isfinite(1 / def->mass))) {
+            fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes) with a finite inverse, got %g",
+                    (double)def->mass);
             return fc_nullBodyId;
         }
         if (def->mass == 0) {
@@ -237,7 +256,11 @@ const char* fcBody_GetName(fcBodyId id)
 fcBodyId fcWorld_FindBody(fcWorldId worldId, const char* name)
 {
     fcWorld* world = fcGetWorld(worldId, "fcWorld_FindBody");
-    if (world == NULL || name == NULL) return fc_nullBodyId;
+    if (world == NULL) return fc_nullBodyId;
+    if (name == NULL) {
+        fcError("fcWorld_FindBody: name is NULL");
+        return fc_nullBodyId;
+    }
     for (int i = 0; i < world->bodyHigh; ++i)
         if (world->bodies[i].inUse && strcmp(world->bodies[i].name, name) == 0) return fcMakeBodyId(world, i);
     return fc_nullBodyId;
@@ -427,44 +450,80 @@ void* fcBody_GetUserData(fcBodyId id)
     return body->userData;
 }
 
-// mass properties from the shapes: sum of solids about the body origin (parallel axis), then the body is
-// moved so that its position stays the centre of mass
-void fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body)
+// The mass properties a dynamic body's shapes give it, with `extra` (when not NULL) counted as one more shape: the
+// sum of the solids about the body origin (parallel axis), their centre c in the body frame, the inertia about c
+// (scaled to the body's own mass when only the inertia comes from the shapes). Nothing changes here; false (with
+// the error) when the solver could not use them, *changes false when the shapes leave the body as it is.
+static bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShapeDef* extra, const char* caller,
+                                bool* changes, fcReal* mass, fcVec3* center, fcMat33* inertia, fcMat33* inverse)
 {
-    if (body->type != fc_dynamicBody || (!body->massFromShapes && !body->inertiaFromShapes)) return;
+    *changes = false;
+    int count = body->shapeCount + (extra != NULL);
+    if (body->type != fc_dynamicBody || (!body->massFromShapes && !body->inertiaFromShapes) || count == 0) return true;
     fcReal m = 0;
     fcVec3 c = fcV3(0, 0, 0);
-    for (int i = 0; i < body->shapeCount; ++i) {
-        fcShapeDef* d = &world->shapes[body->shapes[i]].def;
+    for (int i = 0; i < count; ++i) {
+        const fcShapeDef* d = i < body->shapeCount ? &world->shapes[body->shapes[i]].def : extra;
         fcMassData md = fcComputeShapeMass(d);
         m += md.mass;
         c = fcVec3_MulAdd(c, md.mass, fcVec3_Add(d->localPosition, fcQuat_Rotate(d->localOrientation, md.center)));
     }
-    if (m <= 0) return;
+    // every shape has a density > 0: a sum of 0 or inf is a size the mass underflows or overflows at
+    if (!(m > 0) || !isfinite(m))
+        return fcError("%s: the shapes' mass comes out as %g: a shape too small or too large", caller, (double)m);
     c = fcVec3_Scale(1 / m, c);
+    if (!fcVec3_IsFinite(c)) return fcError("%s: the shapes' centre of mass is not finite", caller);
+    fcMat33 sum = fcMat33_Zero();
+    for (int i = 0; i < count; ++i) {
+        const fcShapeDef* d = i < body->shapeCount ? &world->shapes[body->shapes[i]].def : extra;
+        fcMassData md = fcComputeShapeMass(d);
+        fcMat33 rotated = fcMat33_RotateTensor(d->localOrientation, md.inertia);
+        fcVec3 r = fcVec3_Add(fcVec3_Sub(d->localPosition, c), fcQuat_Rotate(d->localOrientation, md.center));
+        // parallel axis: I + m (|r|^2 E - r r^T)
+        fcReal r2 = fcVec3_Dot(r, r);
+        fcMat33 shift = {{r2 - r.x * r.x, -r.y * r.x, -r.z * r.x},
+                         {-r.x * r.y, r2 - r.y * r.y, -r.z * r.y},
+                         {-r.x * r.z, -r.y * r.z, r2 - r.z * r.z}};
+        sum = fcMat33_Add(sum, fcMat33_Add(rotated, fcMat33_Scale(md.mass, shift)));
+    }
+    if (body->inertiaFromShapes) {
+        // keep the given mass: scale the shapes' inertia to it
+        sum = fcMat33_Scale(body->mass / m, sum);
+        m = body->mass;
+    }
+    if (!fcCheckMass(m, sum, inverse, caller)) return false;
+    *changes = true;
+    *mass = m;
+    *center = c;
+    *inertia = sum;
+    return true;
+}
+
+bool fcBody_CheckShapeMass(const fcWorld* world, const fcBody* body, const fcShapeDef* extra)
+{
+    bool changes;
+    fcReal m;
+    fcVec3 c;
+    fcMat33 inertia, inverse;
+    return fcBody_MassOfShapes(world, body, extra, "fcCreateShape", &changes, &m, &c, &inertia, &inverse);
+}
+
+// mass properties from the shapes of a body created with mass 0 (or without inertia); the body is moved so that
+// its position stays the centre of mass. Left as it was when the shapes' mass cannot be used.
+bool fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body, const char* caller)
+{
+    bool changes;
+    fcReal m;
+    fcVec3 c;
+    fcMat33 inertia, inverse;
+    if (!fcBody_MassOfShapes(world, body, NULL, caller, &changes, &m, &c, &inertia, &inverse)) return false;
+    if (!changes) return true;
     // shift shapes so the centroid is the body origin, and move the body by the same amount
     for (int i = 0; i < body->shapeCount; ++i) {
         fcShapeDef* d = &world->shapes[body->shapes[i]].def;
         d->localPosition = fcVec3_Sub(d->localPosition, c);
     }
     body->position = fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, c));
-    fcMat33 inertia = fcMat33_Zero();
-    for (int i = 0; i < body->shapeCount; ++i) {
-        fcShapeDef* d = &world->shapes[body->shapes[i]].def;
-        fcMassData md = fcComputeShapeMass(d);
-        fcMat33 rotated = fcMat33_RotateTensor(d->localOrientation, md.inertia);
-        fcVec3 r = fcVec3_Add(d->localPosition, fcQuat_Rotate(d->localOrientation, md.center));
-        // parallel axis: I + m (|r|^2 E - r r^T)
-        fcReal r2 = fcVec3_Dot(r, r);
-        fcMat33 shift = {{r2 - r.x * r.x, -r.y * r.x, -r.z * r.x},
-                         {-r.x * r.y, r2 - r.y * r.y, -r.z * r.y},
-                         {-r.x * r.z, -r.y * r.z, r2 - r.z * r.z}};
-        inertia = fcMat33_Add(inertia, fcMat33_Add(rotated, fcMat33_Scale(md.mass, shift)));
-    }
-    if (body->inertiaFromShapes) {
-        // keep the given mass: scale the shapes' inertia to it
-        inertia = fcMat33_Scale(body->mass / m, inertia);
-        m = body->mass;
-    }
-    fcSetMass(body, m, inertia, "fcCreateShape");
+    fcBody_PutMass(body, m, inertia, inverse);
+    return true;
 }

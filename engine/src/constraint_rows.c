@@ -343,11 +343,14 @@ static void fcRows_FillChunk(void* context, int begin, int end)
         // soft row: impulse = -h k (f + h J v) - h c J v, i.e. J v + gamma lambda + k f / (h k + c) = 0
         fcReal gamma = soft ? 1 / (h * (h * joint->stiffness + joint->damping)) : 0;
         fcReal bias = soft ? joint->stiffness / (h * joint->stiffness + joint->damping) : 0;
+        // a stiffness and damping too small for h make gamma overflow: refused like a non-finite row
+        finite = isfinite(gamma) && isfinite(bias);
         for (int k = 0; k < joint->rowCount && finite; ++k) {
             finite = isfinite(tmp[k].rate) && isfinite(tmp[k].error) && fcAllFinite(tmp[k].jacobian[0], 6) &&
                      fcAllFinite(tmp[k].jacobian[1], 6);
             if (!finite) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS + k);
         }
+        if (!isfinite(gamma) || !isfinite(bias)) atomic_fetch_min_int(&task->firstBad, b * FC_MAX_JOINT_ROWS);
         if (!finite) continue;
         for (int k = 0; k < joint->rowCount; ++k) {
             int i = r->blockadr[b] + k;
@@ -383,7 +386,8 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly)
     if (bad != INT_MAX) {
         int block = bad / FC_MAX_JOINT_ROWS;
         const fcJoint* joint = world->joints + r->blockJoint[block];
-        return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d; the step was not taken",
+        return fcError("fcWorld_Step: joint %d (\"%s\") produced a non-finite row %d (its Jacobian, error or rate; or, for a "
+                       "soft joint, a stiffness and damping so small that 1 / (h (h k + c)) overflows); the step was not taken",
                        r->blockJoint[block] + 1, joint->name, bad % FC_MAX_JOINT_ROWS);
     }
     return true;
@@ -799,4 +803,15 @@ void fcRows_Flush(fcWorld* world)
         }
         if (touched) r->blockImpulseA[b] = joint->impulseLinearA, r->blockImpulseB[b] = joint->impulseLinearB;
     }
+}
+
+// After a step that was not taken: nothing of its multipliers stays, neither the joints' records nor what the next
+// step's geometric stiffness would read (fcStabilize_GeometricStiffness); that step starts as a world's first does
+void fcRows_ClearRecords(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    for (int i = 0; i < r->count; ++i) r->pending[i] = 0;
+    for (int b = 0; b < r->blockCount; ++b) r->blockImpulseA[b] = r->blockImpulseB[b] = fcV3(0, 0, 0);
+    for (int j = 0; j < world->jointHigh; ++j)
+        if (world->joints[j].inUse) fcJoint_ClearRecords(world->joints + j);
 }

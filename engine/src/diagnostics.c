@@ -17,6 +17,38 @@ bool fcDiagnostics_ValidateBodies(const fcWorld* world)
     return true;
 }
 
+// after the step: a state that overflowed (extreme velocities, forces, sizes or mass ratios the solve could not
+// carry) is refused here rather than handed to the next step, which would spread the NaN. The sum takes one pass
+// (a NaN or inf anywhere makes it non-finite); the body is looked up only when it is.
+bool fcDiagnostics_ValidateState(const fcWorld* world)
+{
+    fcReal sum = 0;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        const fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        sum += b->position.x + b->position.y + b->position.z + b->orientation.w + b->orientation.x + b->orientation.y +
+               b->orientation.z + b->linearVelocity.x + b->linearVelocity.y + b->linearVelocity.z +
+               b->angularVelocity.x + b->angularVelocity.y + b->angularVelocity.z;
+    }
+    if (isfinite(sum)) return true;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        const fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody) continue;
+        const char* what = !fcVec3_IsFinite(b->linearVelocity) || !fcVec3_IsFinite(b->angularVelocity) ? "velocity"
+                           : !fcVec3_IsFinite(b->position) || !fcQuat_IsFinite(b->orientation)       ? "pose"
+                                                                                                        : NULL;
+        if (what == NULL) continue;
+        return fcError("fcWorld_Step: the step diverged: body %d (\"%s\") came out with a non-finite %s. The world is back "
+                       "at its state before the step, the joints' reactions of the step cleared; look for extreme "
+                       "velocities, forces, sizes, stiffnesses or mass ratios",
+                       k + 1, b->name, what);
+    }
+    // the sum overflowed on finite values (1e308 and more): such a state is one step from non-finite
+    return fcError("fcWorld_Step: the step diverged: the bodies' state reached %g, beyond what double precision "
+                   "carries. The world is back at its state before the step, the joints' reactions of the step cleared",
+                   (double)sum);
+}
+
 static fcReal fcDiagnostics_KineticEnergy(const fcBody* b)
 {
     fcVec3 v = b->linearVelocity;

@@ -31,6 +31,7 @@ const char* fcJointType_GetName(fcJointType type)
 
 bool fcJointType_FromName(const char* name, fcJointType* type)
 {
+    if (type == NULL) return fcError("fcJointType_FromName: type is NULL");
     for (int t = 0; name && t < fc_jointTypeCount; ++t) {
         if (strcmp(name, s_jointTypes[t].name) == 0) {
             *type = (fcJointType)t;

@@ -29,6 +29,10 @@ fcMassData fcComputeShapeMass(const fcShapeDef* d)
 {
     const fcReal pi = 3.14159265358979323846;
     fcMassData md = {0, {0, 0, 0}, fcMat33_Zero()};
+    if (d == NULL || (int)d->type < 0 || d->type >= fc_shapeTypeCount) {
+        fcError("fcComputeShapeMass: %s", d == NULL ? "the def is NULL" : "invalid shape type");
+        return md;
+    }
     fcReal r = d->radius, r2 = r * r, rho = d->density;
     switch (d->type) {
         case fc_sphereShape: {
@@ -68,7 +72,10 @@ fcMassData fcComputeShapeMass(const fcShapeDef* d)
         case fc_hullShape: {
             char why[128];
             fcHull* hull = fcHull_Create(d->points, d->pointCount, why, (int)sizeof why);
-            if (hull == NULL) break;
+            if (hull == NULL) {
+                fcError("fcComputeShapeMass: hull refused: %s", why);
+                break;
+            }
             fcReal volume;
             fcHull_ComputeMass(hull, &volume, &md.center, &md.inertia);
             md.mass = rho * volume;
@@ -78,6 +85,8 @@ fcMassData fcComputeShapeMass(const fcShapeDef* d)
         }
         case fc_planeShape:  // static only: no mass
         case fc_meshShape:
+            fcError("fcComputeShapeMass: a %s has no mass (static bodies only)", d->type == fc_planeShape ? "plane" : "mesh");
+            break;
         case fc_shapeTypeCount:
             break;
     }
@@ -171,14 +180,20 @@ fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape)
     return xf;
 }
 
-void fcShape_DestroyInternal(fcWorld* world, int index)
+// what fcShape_Cook allocated
+static void fcShape_FreeCooked(fcShape* s)
 {
-    fcShape* s = world->shapes + index;
-    fcContacts_RemoveShape(world, index);
     fcHull_Destroy(s->hull);
     fcMesh_Destroy(s->mesh);
     fcFree(s->points);
     fcFree(s->indices);
+}
+
+void fcShape_DestroyInternal(fcWorld* world, int index)
+{
+    fcShape* s = world->shapes + index;
+    fcContacts_RemoveShape(world, index);
+    fcShape_FreeCooked(s);
     int generation = (uint16_t)(s->generation + 1);
     memset(s, 0, sizeof *s);
     s->generation = generation;
@@ -204,6 +219,12 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     memset(&cooked, 0, sizeof cooked);
     cooked.def = *def;
     if (!fcShape_Cook(&cooked, def)) return fc_nullShapeId;
+    cooked.def.localOrientation = fcQuat_Normalize(def->localOrientation);
+    // refused before anything is attached: a mass the solver cannot use (a size at which it under- or overflows)
+    if (!fcBody_CheckShapeMass(world, body, &cooked.def)) {
+        fcShape_FreeCooked(&cooked);
+        return fc_nullShapeId;
+    }
     int index = fcWorld_TakeSlot(world, (void**)&world->shapes, sizeof(fcShape), offsetof(fcShape, generation),
                                  &world->shapeCapacity, &world->shapeHigh, &world->shapeFree, &world->shapeFreeCount);
     fcShape* s = world->shapes + index;
@@ -213,10 +234,9 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     s->inUse = true;
     s->body = bodyId.index1 - 1;
     s->proxy = -1;
-    s->def.localOrientation = fcQuat_Normalize(def->localOrientation);
     body->shapes = fcRealloc(body->shapes, sizeof(int) * (size_t)(body->shapeCount + 1));
     body->shapes[body->shapeCount++] = index;
-    fcBody_UpdateMassFromShapes(world, body);
+    fcBody_UpdateMassFromShapes(world, body, "fcCreateShape");  // checked above
     fcContacts_AddShape(world, index);
     return fcMakeShapeId(world, index);
 }
@@ -250,7 +270,7 @@ void fcDestroyShape(fcShapeId id)
     for (int i = 0; i < body->shapeCount; ++i)
         if (body->shapes[i] == index) body->shapes[i] = body->shapes[--body->shapeCount];
     fcShape_DestroyInternal(world, index);
-    fcBody_UpdateMassFromShapes(world, body);
+    fcBody_UpdateMassFromShapes(world, body, "fcDestroyShape");  // the remaining shapes' (they passed with more)
     fcBody_Wake(world, body);
 }
 

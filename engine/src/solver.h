@@ -38,6 +38,8 @@ void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
 // at the end of the step: nothing reads the records in between)
 void fcRows_Flush(fcWorld* world);
+// after a step that was not taken: its multipliers gone from every record
+void fcRows_ClearRecords(fcWorld* world);
 
 // integrate.c
 // over the (sub)step world->h
@@ -73,6 +75,7 @@ void fcIslands_Update(fcWorld* world);
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);
 bool fcDiagnostics_ValidateBodies(const fcWorld* world);
+bool fcDiagnostics_ValidateState(const fcWorld* world);
 // kinetic and gravitational energy of the dynamic bodies; the potential of the springs and soft joints
 void fcDiagnostics_Energy(const fcWorld* world, fcReal* kinetic, fcReal* gravity);
 fcReal fcDiagnostics_SpringEnergy(const fcWorld* world);

@@ -185,6 +185,16 @@ bool fcWorld_Step(fcWorldId worldId)
         world->bridgeH = world->lastSubstepH != h / substeps ? world->lastSubstepH : 0;
         for (int k = 0; k < substeps; ++k) converged = fcStep_Advance(world, h / substeps, false, k == substeps - 1, &iterations) && converged;
     }
+    if (!fcDiagnostics_ValidateState(world)) {
+        // a step that overflowed is not taken: the start state back, the collide stage's events kept (they
+        // describe it), the multipliers of the failed attempt (flushed at its substeps) cleared
+        fcStep_Restore(world);
+        world->time = startTime;
+        fcStep_Begin(world);
+        fcRows_ClearRecords(world);
+        world->locked = false;
+        return false;
+    }
     fcRows_Flush(world);
     world->time = startTime + h;  // exactly, whatever the substeps added up to
     world->substeps = substeps;

@@ -48,7 +48,8 @@ static bool fcCheckWorkerCount(int count, const char* caller)
 
 static bool fcCheckTimestep(fcReal h, const char* caller)
 {
-    if (!isfinite(h) || h <= 0 || h > 1) return fcError("%s: timestep must be in (0, 1] s, got %g", caller, (double)h);
+    // below a nanosecond, h^2 in the soft rows and the position pass heads for underflow
+    if (!isfinite(h) || h < 1e-9 || h > 1) return fcError("%s: timestep must be in [1e-9, 1] s, got %g", caller, (double)h);
     return true;
 }
 

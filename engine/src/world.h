@@ -218,8 +218,11 @@ void fcBody_Wake(fcWorld* world, fcBody* body);
 // the pose and velocity of a body index (-1: the world at rest); its projection body's inside the projection
 void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
 
-// shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0
-void fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body);
+// shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0 (or without inertia);
+// false, with the error and the body unchanged, when the solver could not use them. The check: whether adding a
+// shape with this def would give such a mass.
+bool fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body, const char* caller);
+bool fcBody_CheckShapeMass(const fcWorld* world, const fcBody* body, const fcShapeDef* extra);
 // shape.c: the shape's frame in the world at its body's current pose; free one shape's storage
 fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape);
 void fcShape_DestroyInternal(fcWorld* world, int shape);

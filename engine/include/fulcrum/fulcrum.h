@@ -96,7 +96,9 @@ FC_API fcWorldDef fcDefaultWorldDef(void);
 FC_API fcWorldId fcCreateWorld(const fcWorldDef* def);
 FC_API void fcDestroyWorld(fcWorldId worldId);
 FC_API bool fcWorld_IsValid(fcWorldId worldId);
-/// Advance one fixed step h. Returns false (and changes nothing) on a stale id.
+/// Advance one fixed step h. Returns false, with fcGetLastError saying why, when the step is not taken: a stale id,
+/// a body without mass, a non-finite joint row, or a step that diverged (a body's state came out non-finite: the
+/// world is put back at its state before the step, with the joints' reactions of the step cleared).
 FC_API bool fcWorld_Step(fcWorldId worldId);
 /// Simulated time, s.
 FC_API fcReal fcWorld_GetTime(fcWorldId worldId);

@@ -154,6 +154,7 @@ static inline fcMat33 fcMat33_Mul(fcMat33 a, fcMat33 b)
 }
 static inline fcReal fcMat33_Det(fcMat33 a) { return fcVec3_Dot(a.cx, fcVec3_Cross(a.cy, a.cz)); }
 /// Inverse; the zero matrix when a is singular.
+static inline bool fcMat33_IsFinite(fcMat33 m) { return fcVec3_IsFinite(m.cx) && fcVec3_IsFinite(m.cy) && fcVec3_IsFinite(m.cz); }
 static inline fcMat33 fcMat33_Inverse(fcMat33 a)
 {
     fcReal det = fcMat33_Det(a);
