@@ -992,6 +992,22 @@ static fcBodyId AddBody(fcWorldId w, fcBodyType type, fcVec3 p, fcQuat q, const 
     return b;
 }
 
+// a static square mesh of two triangles (their shared edge the diagonal from (-half, -half) to (half, half)) at
+// height z, its body at bodyPosition (the vertices are given in the world)
+static fcBodyId AddSquareMesh(fcWorldId w, double half, double z, fcVec3 bodyPosition)
+{
+    fcVec3 v[4] = {{-half, -half, z}, {half, -half, z}, {half, half, z}, {-half, half, z}};
+    for (int i = 0; i < 4; ++i) v[i] = fcVec3_Sub(v[i], bodyPosition);
+    int idx[6] = {0, 1, 2, 0, 2, 3};
+    fcShapeDef gd = fcDefaultShapeDef();
+    gd.type = fc_meshShape;
+    gd.vertices = v;
+    gd.vertexCount = 4;
+    gd.indices = idx;
+    gd.triangleCount = 2;
+    return AddBody(w, fc_staticBody, bodyPosition, fcQuat_Identity(), &gd);
+}
+
 // normal force (N, +z on body) from all of body's contacts with other
 static double ForceZ(fcBodyId body, fcBodyId other)
 {
@@ -1077,6 +1093,67 @@ static int test_world_resting_on_hulls_and_meshes(void)
     ENSURE_NEAR(ForceZ(bodies[0], ground), weight, 0.01 * weight);
     ENSURE_NEAR(fcBody_GetPosition(bodies[3]).z, 1.75, 0.02);
     ENSURE_NEAR(fcBody_GetPosition(bodies[5]).z, 0.6, 0.02);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// The deepest overlap the engine reports counts real points only. A block's lanes hold manifolds of different
+// point counts (boxes over a mesh's triangles: 4 points on one triangle, 2 and 2 across a diagonal); a lane's
+// empty slots measured the distance between the bodies' origins along the normal, which with the mesh's body 3 m
+// above its triangles was a false overlap of metres, and kept the position pass sweeping.
+static int test_reported_penetration_counts_real_points(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    AddSquareMesh(w, 4, 0, fcV3(0, 0, 3));
+    fcShapeDef bd = fcDefaultShapeDef();
+    bd.type = fc_boxShape;
+    bd.halfExtents = fcV3(0.25, 0.25, 0.25);
+    fcBodyId across = AddBody(w, fc_dynamicBody, fcV3(0, 0, 0.25), fcQuat_Identity(), &bd);  // over the diagonal
+    AddBody(w, fc_dynamicBody, fcV3(2, -2, 0.25), fcQuat_Identity(), &bd);                   // on one triangle
+    AddBody(w, fc_dynamicBody, fcV3(-2, 2, 0.25), fcQuat_Identity(), &bd);                   // on the other
+    double deepest = 0;
+    int fewer = 0;
+    for (int i = 0; i < 120; ++i) {
+        ENSURE(fcWorld_Step(w));
+        deepest = fmax(deepest, fcWorld_GetStats(w).maxPenetration);
+        fcContactData c[4];
+        int n = fcBody_GetContacts(across, c, 4);
+        for (int k = 0; k < n && k < 4; ++k) fewer += c[k].pointCount < 4;
+    }
+    ENSURE(fewer > 0);  // the box across the diagonal has manifolds of fewer than 4 points
+    printf("  reported penetration with lanes of 4 and of fewer points: %.3g m\n", deepest);
+    ENSURE_LE(deepest, 0.01);
+    ENSURE_NEAR(fcBody_GetPosition(across).z, 0.25, 0.01);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// A thin cylinder dropped tumbling onto a mesh lies down on it as on the plane. Tilted between standing and lying,
+// it used to meet a triangle with its one deepest point: it pivoted about it, its other end sank 3 cm into the
+// triangle at the next step, and it fell through (z = -451 m after 10 s).
+static int test_cylinder_lies_down_on_mesh(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    AddSquareMesh(w, 5, 0, fcV3(0, 0, 0));
+    fcShapeDef cd = fcDefaultShapeDef();
+    cd.type = fc_cylinderShape;
+    cd.radius = 0.024353844818403244;
+    cd.halfHeight = 0.13625889626508694;
+    fcQuat q = fcQuat_Normalize((fcQuat){-0.18077392388382102, -0.6926364751587225, -0.6220822268029996, 0.3171580123836824});
+    fcBodyId rod = AddBody(w, fc_dynamicBody, fcV3(-0.24696687436404918, 0.17840629267961572, 0.7183834082977113), q, &cd);
+    double deepest = 0;
+    for (int i = 0; i < 300; ++i) {
+        ENSURE(fcWorld_Step(w));
+        deepest = fmax(deepest, fcWorld_GetStats(w).maxPenetration);
+    }
+    printf("  cylinder on a mesh: at rest z = %.5f m (radius %.5f), deepest overlap %.3g m\n", fcBody_GetPosition(rod).z, cd.radius, deepest);
+    ENSURE_NEAR(fcBody_GetPosition(rod).z, cd.radius, 1e-3);  // lying on its side
+    ENSURE_LE(fcVec3_Length(fcBody_GetLinearVelocity(rod)), 1e-3);
+    ENSURE_LE(deepest, 0.005);
     fcDestroyWorld(w);
     return 0;
 }
@@ -1190,6 +1267,8 @@ int main(int argc, char** argv)
     RUN_TEST(test_ray_casts);
     RUN_TEST(test_shape_casts);
     RUN_TEST(test_world_resting_on_hulls_and_meshes);
+    RUN_TEST(test_reported_penetration_counts_real_points);
+    RUN_TEST(test_cylinder_lies_down_on_mesh);
     RUN_TEST(test_world_sliding_over_internal_edges);
     RUN_TEST(test_cost_hull_hull_cubes);
     TEST_MAIN_END();

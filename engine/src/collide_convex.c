@@ -25,6 +25,8 @@
 // A face or segment lies flat against a normal within about 1.1 degrees: contacts come from its outline.
 #define FC_FLAT_COS ((fcReal)0.9998)
 #define FC_FLAT_SIN ((fcReal)0.02)
+// a cylinder whose axis is within 45 degrees of a face's normal presents its rim to it, else its side
+#define FC_CYL_CAP_DOWN ((fcReal)0.70710678118654752)
 // SAT keeps the earlier candidate (A's face, then B's, then an edge pair) unless a later one separates
 // more by this relative and absolute (times size) amount, so the reference face does not flicker.
 #define FC_SAT_REL ((fcReal)0.05)
@@ -765,21 +767,16 @@ static bool fcConvex_Face(const fcConvex* c, fcVec3 dir, fcFeature* f)
 }
 
 // What c presents to a reference face of normal refNormal: the face most against it, a segment core whole
-// (clipping and the margin keep what touches), a cylinder's cap, side or lone support point.
+// (clipping and the margin keep what touches), a cylinder's lower rim or the lowest points of both rims. A
+// cylinder tilted on a face is held where its rims come within the margin, as on the plane
+// (fcCollide_PlaneCylinder): its lone deepest point let it pivot, the other end sinking through a mesh.
 static void fcConvex_Incident(const fcConvex* c, fcVec3 refNormal, fcFeature* f)
 {
     fcVec3 dir = fcVec3_Neg(refNormal);
     if (c->kind == FC_CYL) {
         fcReal a = fcVec3_Dot(c->axis, dir);
-        if (FC_FABS(a) >= FC_FLAT_COS) {
-            fcFeature_Rim(c, a > 0 ? 1 : -1, f);
-        } else if (FC_FABS(a) <= FC_FLAT_SIN) {
-            fcFeature_Side(c, dir, f);
-        } else {
-            f->p[0] = fcConvex_Support(c, dir);
-            f->count = 1;
-            f->index = a > 0 ? 3 : 4;
-        }
+        if (FC_FABS(a) >= FC_CYL_CAP_DOWN) fcFeature_Rim(c, a > 0 ? 1 : -1, f);  // standing, or tilted on its rim
+        else fcFeature_Side(c, dir, f);                                          // lying, or tilted from lying
         return;
     }
     if (c->faceCount > 0) {

@@ -1736,13 +1736,17 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
                 ra.x = fcV4_Greater(curved, zero, ca.x, ra.x), ra.y = fcV4_Greater(curved, zero, ca.y, ra.y), ra.z = fcV4_Greater(curved, zero, ca.z, ra.z);
                 rb.x = fcV4_Greater(curved, zero, cb.x, rb.x), rb.y = fcV4_Greater(curved, zero, cb.y, rb.y), rb.z = fcV4_Greater(curved, zero, cb.z, rb.z);
             }
+            // a lane with fewer points has no point i: its slot's stale anchors would measure the distance
+            // between the bodies' origins, a false overlap that the stat reported and the passes chased
+            fcV4 live = fcV4_Sub(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i));
+            s = fcV4_Greater(live, fcV4_Splat(0), s, fcV4_Splat(0));
             fcV4_Store(pos->separation[i], s);
             deepest = fcV4_Max(deepest, fcV4_Neg(s));
             bounced = fcV4_Max(bounced, fcV4_Load(sp->bounced));
             if (!rows) continue;
             fcVec3x4_Store(pos->row[i].angA[0], fcVec3x4_Cross(ra, n));
             fcVec3x4_Store(pos->row[i].angB[0], fcVec3x4_Cross(rb, n));
-            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB, fcV4_Sub(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i)));
+            fcRow4_Prepare(&pos->row[i], &a, &b, massA, massB, live);
         }
     }
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(deepest);
