@@ -132,8 +132,8 @@ static int CollideBothWays(const fcGeometry* a, fcTransform xa, const fcGeometry
                            fcManifold* m, int* swappedMatches)
 {
     fcManifold s;
-    int n = fcCollide(a, xa, b, xb, margin, m, 1) ? m->pointCount : 0;
-    int ns = fcCollide(b, xb, a, xa, margin, &s, 1) ? s.pointCount : 0;
+    int n = fcCollide(a, xa, b, xb, margin, NULL, m, 1) ? m->pointCount : 0;
+    int ns = fcCollide(b, xb, a, xa, margin, NULL, &s, 1) ? s.pointCount : 0;
     *swappedMatches = n == ns;
     if (n > 0 && *swappedMatches) {
         if (fcVec3_Distance(m->normal, fcVec3_Neg(s.normal)) > LOOSE) *swappedMatches = 0;
@@ -847,31 +847,31 @@ static int test_margin(void)
     const fcReal lift[4] = {(fcReal)0.55, (fcReal)0.55, (fcReal)1.55, (fcReal)0.55};
     for (int i = 0; i < 4; ++i) {
         fcManifold m;
-        ENSURE(fcCollide(&plane, At(0, 0, 0), shapes[i], At(0, 0, lift[i]), (fcReal)0.1, &m, 1) == 1);
+        ENSURE(fcCollide(&plane, At(0, 0, 0), shapes[i], At(0, 0, lift[i]), (fcReal)0.1, NULL, &m, 1) == 1);
         for (int k = 0; k < m.pointCount; ++k) ENSURE_NEAR(m.points[k].separation, 0.05, TOL);
-        ENSURE(fcCollide(&plane, At(0, 0, 0), shapes[i], At(0, 0, lift[i]), (fcReal)0.01, &m, 1) == 0);
+        ENSURE(fcCollide(&plane, At(0, 0, 0), shapes[i], At(0, 0, lift[i]), (fcReal)0.01, NULL, &m, 1) == 0);
         if (i == 3) continue;  // cylinder pairs other than with a plane are collide_convex.c's
         // on a box whose top is at z = 0
         fcTransform xg = At(0, 0, (fcReal)-0.5);
-        ENSURE(fcCollide(&box, xg, shapes[i], At(0, 0, lift[i]), (fcReal)0.1, &m, 1) == 1);
+        ENSURE(fcCollide(&box, xg, shapes[i], At(0, 0, lift[i]), (fcReal)0.1, NULL, &m, 1) == 1);
         for (int k = 0; k < m.pointCount; ++k) ENSURE_NEAR(m.points[k].separation, 0.05, TOL);
         ENSURE_VEC(m.normal, 0, 0, 1, TOL);
-        ENSURE(fcCollide(shapes[i], At(0, 0, lift[i]), &box, xg, (fcReal)0.1, &m, 1) == 1);
+        ENSURE(fcCollide(shapes[i], At(0, 0, lift[i]), &box, xg, (fcReal)0.1, NULL, &m, 1) == 1);
         ENSURE_VEC(m.normal, 0, 0, -1, TOL);
-        ENSURE(fcCollide(&box, xg, shapes[i], At(0, 0, lift[i]), (fcReal)0.01, &m, 1) == 0);
-        ENSURE(fcCollide(shapes[i], At(0, 0, lift[i]), &box, xg, (fcReal)0.01, &m, 1) == 0);
+        ENSURE(fcCollide(&box, xg, shapes[i], At(0, 0, lift[i]), (fcReal)0.01, NULL, &m, 1) == 0);
+        ENSURE(fcCollide(shapes[i], At(0, 0, lift[i]), &box, xg, (fcReal)0.01, NULL, &m, 1) == 0);
     }
     // sphere-sphere and capsule-capsule
     fcManifold m;
-    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)1.05, 0, 0), (fcReal)0.1, &m, 1) == 1);
+    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)1.05, 0, 0), (fcReal)0.1, NULL, &m, 1) == 1);
     ENSURE_NEAR(m.points[0].separation, 0.05, TOL);
-    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)1.05, 0, 0), (fcReal)0.01, &m, 1) == 0);
-    ENSURE(fcCollide(&cap, At(0, 0, 0), &cap, At((fcReal)1.05, 0, 0), (fcReal)0.1, &m, 1) == 1);
+    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)1.05, 0, 0), (fcReal)0.01, NULL, &m, 1) == 0);
+    ENSURE(fcCollide(&cap, At(0, 0, 0), &cap, At((fcReal)1.05, 0, 0), (fcReal)0.1, NULL, &m, 1) == 1);
     ENSURE(m.pointCount == 2);
     ENSURE_NEAR(m.points[0].separation, 0.05, TOL);
-    ENSURE(fcCollide(&cap, At(0, 0, 0), &cap, At((fcReal)1.05, 0, 0), (fcReal)0.01, &m, 1) == 0);
+    ENSURE(fcCollide(&cap, At(0, 0, 0), &cap, At((fcReal)1.05, 0, 0), (fcReal)0.01, NULL, &m, 1) == 0);
     // a zero capacity writes nothing
-    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)0.5, 0, 0), 0, &m, 0) == 0);
+    ENSURE(fcCollide(&s, At(0, 0, 0), &s, At((fcReal)0.5, 0, 0), 0, NULL, &m, 0) == 0);
     return 0;
 }
 

@@ -48,15 +48,21 @@ static void fcManifold_Flip(fcManifold* m)
     m->normal = fcVec3_Neg(m->normal);
 }
 
-int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* out,
-              int capacity)
+int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
+              const fcCollideHistory* last, fcManifold* out, int capacity)
 {
     if (capacity < 1) return 0;
     if (a->type == fc_meshShape || b->type == fc_meshShape) {
         if (a->type == fc_meshShape && b->type == fc_meshShape) return 0;
         if (a->type == fc_planeShape || b->type == fc_planeShape) return 0;
-        if (a->type == fc_meshShape) return fcCollide_MeshConvex(a, xa, b, xb, margin, out, capacity);
-        int n = fcCollide_MeshConvex(b, xb, a, xa, margin, out, capacity);
+        if (a->type == fc_meshShape) return fcCollide_MeshConvex(a, xa, b, xb, margin, last, out, capacity);
+        fcCollideHistory flipped = {0};
+        for (int i = 0; last != NULL && i < last->count; ++i) {
+            flipped.key[i] = last->key[i];
+            flipped.normal[i] = fcVec3_Neg(last->normal[i]);
+        }
+        flipped.count = last != NULL ? last->count : 0;
+        int n = fcCollide_MeshConvex(b, xb, a, xa, margin, &flipped, out, capacity);
         for (int i = 0; i < n; ++i) fcManifold_Flip(out + i);
         return n;
     }

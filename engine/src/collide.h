@@ -53,13 +53,25 @@ typedef struct fcManifold {
     fcManifoldPoint points[FC_MAX_MANIFOLD_POINTS];
 } fcManifold;
 
+// A pair's manifolds of the last step: each one's key (a mesh's triangle) and normal (world, from a to b). A mesh's
+// triangles are two-sided, each pushing a shape to the side its centre is on; a triangle the pair touched keeps
+// pushing to the side it pushed to, and so does one within 45 degrees of a manifold's normal, so that a body
+// pressed past a triangle's plane (crushed, or sliding off a boundary edge) is not pushed through.
+#define FC_COLLIDE_HISTORY 4
+typedef struct fcCollideHistory {
+    int count;
+    uint32_t key[FC_COLLIDE_HISTORY];
+    fcVec3 normal[FC_COLLIDE_HISTORY];
+} fcCollideHistory;
+
 // collide.c --------------------------------------------------------------------------------------------------------
 fcAabb fcGeometry_ComputeAabb(const fcGeometry* g, fcTransform xf);
 // Contacts of a and b where their surfaces are closer than margin (margin > 0 makes speculative points with
 // separation in [0, margin)). Writes up to capacity manifolds (a convex pair gives at most one; a mesh one
 // per touching triangle) and returns how many have points. Any pair order; normals point from a to b.
-int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* out,
-              int capacity);
+// last: the pair's manifolds of the last step (NULL: none), which a mesh reads (fcCollideHistory).
+int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
+              const struct fcCollideHistory* last, fcManifold* out, int capacity);
 // Ray origin + t dir (dir unit), 0 <= t <= maxDistance. On a hit: the distance t and the outward unit normal
 // (world). A ray starting inside a solid shape hits at t = 0 with normal -dir.
 typedef struct fcRayHitGeometry { fcReal distance; fcVec3 normal; uint32_t key; } fcRayHitGeometry;
@@ -90,7 +102,7 @@ int fcCollide_Convex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, f
 int fcCollide_PlaneHull(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
 // a is the mesh; up to capacity manifolds, one per touching triangle (key = triangle index)
 int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
-                         fcManifold* out, int capacity);
+                         const fcCollideHistory* last, fcManifold* out, int capacity);
 bool fcRayCast_Hull(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 bool fcRayCast_Mesh(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 // Closest points of two convex shapes: their distance, 0 when they overlap (then the points are one common

@@ -1353,13 +1353,13 @@ static bool fcMesh_EdgeAllows(const fcMesh* mesh, int t, int k, fcVec3 n1, fcVec
 // A triangle seen alone gives edge normals the whole mesh would not (a box sliding over the shared edge of
 // two flat triangles would catch on it): where the contact's normal is not one the neighbourhood allows,
 // the contact is redone against the triangle's face.
-static int fcMesh_Adjust(const fcMesh* mesh, int t, const fcConvex* T, const fcConvex* B, fcReal margin, fcWork* w,
-                         fcManifold* m)
+static int fcMesh_Adjust(const fcMesh* mesh, int t, const fcConvex* T, const fcConvex* B, fcReal margin, fcReal lastSide,
+                         fcWork* w, fcManifold* m)
 {
     fcVec3 nt = mesh->normals[t];
     const int* tv = mesh->triangles + 3 * t;
     fcReal side = fcVec3_Dot(fcVec3_Sub(B->center, mesh->vertices[tv[0]]), nt);
-    fcReal sign = side > 0 ? 1 : side < 0 ? -1 : fcVec3_Dot(m->normal, nt) >= 0 ? 1 : -1;
+    fcReal sign = lastSide != 0 ? lastSide : side > 0 ? 1 : side < 0 ? -1 : fcVec3_Dot(m->normal, nt) >= 0 ? 1 : -1;
     fcVec3 n1 = fcVec3_Scale(sign, nt);
     if (fcVec3_Dot(m->normal, n1) >= 1 - (fcReal)1e-9) return m->pointCount;
     fcReal tol = (fcReal)1e-5 * T->size;
@@ -1396,6 +1396,7 @@ typedef struct fcMeshContext {
     const fcMesh* mesh;
     const fcConvex* B;
     fcReal margin;
+    fcCollideHistory last;  // normals in the mesh's frame
     fcWork* w;
     fcManifold gathered[FC_MESH_GATHER + 1];
     int count;
@@ -1437,6 +1438,18 @@ static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcWork* w)
     return out;
 }
 
+// the side of triangle t (normal nt) the pair's last contacts pushed to: +1 or -1, 0 when none tells
+static fcReal fcMesh_LastSide(const fcMeshContext* ctx, int t, fcVec3 nt)
+{
+    fcReal best = (fcReal)0.70710678118654752, sign = 0;
+    for (int i = 0; i < ctx->last.count; ++i) {
+        fcReal d = fcVec3_Dot(ctx->last.normal[i], nt);
+        if (ctx->last.key[i] == (uint32_t)t) return d >= 0 ? 1 : -1;
+        if (FC_FABS(d) > best) best = FC_FABS(d), sign = d > 0 ? 1 : -1;
+    }
+    return sign;
+}
+
 static bool fcMesh_Visit(int t, void* context)
 {
     fcMeshContext* ctx = context;
@@ -1445,7 +1458,7 @@ static bool fcMesh_Visit(int t, void* context)
     fcConvex_Triangle(&ctx->w->tri, mesh->vertices[tv[0]], mesh->vertices[tv[1]], mesh->vertices[tv[2]], mesh->normals[t]);
     fcManifold* m = ctx->gathered + ctx->count;
     int n = fcPair_Collide(&ctx->w->tri.c, ctx->B, ctx->margin, ctx->w, m);
-    if (n > 0) n = fcMesh_Adjust(mesh, t, &ctx->w->tri.c, ctx->B, ctx->margin, ctx->w, m);
+    if (n > 0) n = fcMesh_Adjust(mesh, t, &ctx->w->tri.c, ctx->B, ctx->margin, fcMesh_LastSide(ctx, t, mesh->normals[t]), ctx->w, m);
     if (n > 0) {
         m->pointCount = n;
         m->key = (uint32_t)t;
@@ -1465,7 +1478,7 @@ static fcTransform fcTransform_Relative(fcTransform frame, fcTransform xf)
 }
 
 int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
-                         fcManifold* out, int capacity)
+                         const fcCollideHistory* last, fcManifold* out, int capacity)
 {
     if (capacity < 1 || a->mesh == NULL) return 0;
     fcConvexStore sb;
@@ -1479,6 +1492,11 @@ int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* 
     ctx.mesh = a->mesh;
     ctx.B = &sb.c;
     ctx.margin = margin;
+    ctx.last.count = last != NULL ? last->count : 0;
+    for (int i = 0; i < ctx.last.count; ++i) {
+        ctx.last.key[i] = last->key[i];
+        ctx.last.normal[i] = fcQuat_InvRotate(xa.q, last->normal[i]);
+    }
     ctx.w = &w;
     ctx.count = 0;
     fcMesh_Query(a->mesh, box, fcMesh_Visit, &ctx);

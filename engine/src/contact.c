@@ -627,8 +627,16 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
         bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
         if (!asleep) {
             fcReal margin = fcContacts_Margin(world, c);
+            // a mesh keeps pushing to the sides it pushed to (fcCollideHistory)
+            fcCollideHistory last = {.count = 0};
+            bool mesh = sa->geometry.type == fc_meshShape || sb->geometry.type == fc_meshShape;
+            for (int k = 0; mesh && k < c->manifoldCount && k < FC_COLLIDE_HISTORY; ++k, ++last.count) {
+                last.key[k] = c->manifolds[k].key;
+                last.normal[k] = c->manifolds[k].normal;
+            }
             int n = fcContacts_WithinMargin(sa->aabb, sb->aabb, margin)
-                        ? fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, margin, fresh, FC_MAX_PAIR_MANIFOLDS)
+                        ? fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, margin, &last, fresh,
+                                    FC_MAX_PAIR_MANIFOLDS)
                         : 0;
             // only a pair with points is solved or reported: the others' materials would go unread
             if (n > 0) fcContacts_MixMaterial(world, c);

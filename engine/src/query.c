@@ -115,7 +115,7 @@ static bool fcQuery_OverlapHit(int proxy, int shapeIndex, void* context)
     if (oc->geometry != NULL) {
         // exact test: any point at or below zero separation
         fcManifold m[FC_MAX_PAIR_MANIFOLDS];
-        int n = fcCollide(oc->geometry, oc->xf, &s->geometry, xs, 0, m, FC_MAX_PAIR_MANIFOLDS);
+        int n = fcCollide(oc->geometry, oc->xf, &s->geometry, xs, 0, NULL, m, FC_MAX_PAIR_MANIFOLDS);
         bool overlap = false;
         for (int k = 0; k < n; ++k)
             for (int i = 0; i < m[k].pointCount; ++i) overlap = overlap || m[k].points[i].separation <= 0;
@@ -284,7 +284,7 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
     if (s->def.type == fc_planeShape || s->def.type == fc_meshShape) {
         // the narrowphase against a tiny sphere gives the surface point and the signed distance
         fcManifold m[FC_MAX_PAIR_MANIFOLDS];
-        int n = fcCollide(&s->geometry, xs, &cc->point, cc->xf, cc->best, m, FC_MAX_PAIR_MANIFOLDS);
+        int n = fcCollide(&s->geometry, xs, &cc->point, cc->xf, cc->best, NULL, m, FC_MAX_PAIR_MANIFOLDS);
         if (n == 0) return true;
         int k = 0;
         for (int j = 1; j < n; ++j)
