@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What a step measured: each joint's position violation, the largest one, the energy (kinetic + gravity +
 // springs), the power the constraint forces delivered (seed eq. 5: sum lambda df/dt), joint coordinates;
-// and the checks a world must pass before it is stepped.
+// and the checks a world must pass before it is stepped, and its state after (a diverged step is not taken).
 #include "solver.h"
 
 bool fcDiagnostics_ValidateBodies(const fcWorld* world)
