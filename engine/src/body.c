@@ -453,11 +453,11 @@ void* fcBody_GetUserData(fcBodyId id)
 // The mass properties a dynamic body's shapes give it, with `extra` (when not NULL) counted as one more shape: the
 // sum of the solids about the body origin (parallel axis), their centre c in the body frame, the inertia about c
 // (scaled to the body's own mass when only the inertia comes from the shapes). Nothing changes here; false (with
-// the error) when the solver could not use them, *changes false when the shapes leave the body as it is.
-static bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShapeDef* extra, const char* caller,
-                                bool* changes, fcReal* mass, fcVec3* center, fcMat33* inertia, fcMat33* inverse)
+// the error) when the solver could not use them.
+bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShapeDef* extra, const char* caller,
+                         fcShapesMass* out)
 {
-    *changes = false;
+    out->changes = false;
     int count = body->shapeCount + (extra != NULL);
     if (body->type != fc_dynamicBody || (!body->massFromShapes && !body->inertiaFromShapes) || count == 0) return true;
     fcReal m = 0;
@@ -491,39 +491,23 @@ static bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const 
         sum = fcMat33_Scale(body->mass / m, sum);
         m = body->mass;
     }
-    if (!fcCheckMass(m, sum, inverse, caller)) return false;
-    *changes = true;
-    *mass = m;
-    *center = c;
-    *inertia = sum;
+    if (!fcCheckMass(m, sum, &out->inverse, caller)) return false;
+    out->changes = true;
+    out->mass = m;
+    out->center = c;
+    out->inertia = sum;
     return true;
 }
 
-bool fcBody_CheckShapeMass(const fcWorld* world, const fcBody* body, const fcShapeDef* extra)
+// what fcBody_MassOfShapes found, for the body's shapes as they are now: the shapes shifted so that their centre
+// is the body origin, the body moved by the same amount (its position stays the centre of mass)
+void fcBody_PutShapesMass(fcWorld* world, fcBody* body, const fcShapesMass* sm)
 {
-    bool changes;
-    fcReal m;
-    fcVec3 c;
-    fcMat33 inertia, inverse;
-    return fcBody_MassOfShapes(world, body, extra, "fcCreateShape", &changes, &m, &c, &inertia, &inverse);
-}
-
-// mass properties from the shapes of a body created with mass 0 (or without inertia); the body is moved so that
-// its position stays the centre of mass. Left as it was when the shapes' mass cannot be used.
-bool fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body, const char* caller)
-{
-    bool changes;
-    fcReal m;
-    fcVec3 c;
-    fcMat33 inertia, inverse;
-    if (!fcBody_MassOfShapes(world, body, NULL, caller, &changes, &m, &c, &inertia, &inverse)) return false;
-    if (!changes) return true;
-    // shift shapes so the centroid is the body origin, and move the body by the same amount
+    if (!sm->changes) return;
     for (int i = 0; i < body->shapeCount; ++i) {
         fcShapeDef* d = &world->shapes[body->shapes[i]].def;
-        d->localPosition = fcVec3_Sub(d->localPosition, c);
+        d->localPosition = fcVec3_Sub(d->localPosition, sm->center);
     }
-    body->position = fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, c));
-    fcBody_PutMass(body, m, inertia, inverse);
-    return true;
+    body->position = fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, sm->center));
+    fcBody_PutMass(body, sm->mass, sm->inertia, sm->inverse);
 }

@@ -55,14 +55,8 @@ int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransf
     if (a->type == fc_meshShape || b->type == fc_meshShape) {
         if (a->type == fc_meshShape && b->type == fc_meshShape) return 0;
         if (a->type == fc_planeShape || b->type == fc_planeShape) return 0;
-        if (a->type == fc_meshShape) return fcCollide_MeshConvex(a, xa, b, xb, margin, last, out, capacity);
-        fcCollideHistory flipped = {0};
-        for (int i = 0; last != NULL && i < last->count; ++i) {
-            flipped.key[i] = last->key[i];
-            flipped.normal[i] = fcVec3_Neg(last->normal[i]);
-        }
-        flipped.count = last != NULL ? last->count : 0;
-        int n = fcCollide_MeshConvex(b, xb, a, xa, margin, &flipped, out, capacity);
+        if (a->type == fc_meshShape) return fcCollide_MeshConvex(a, xa, b, xb, margin, last, 1, out, capacity);
+        int n = fcCollide_MeshConvex(b, xb, a, xa, margin, last, -1, out, capacity);
         for (int i = 0; i < n; ++i) fcManifold_Flip(out + i);
         return n;
     }

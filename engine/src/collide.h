@@ -71,7 +71,7 @@ fcAabb fcGeometry_ComputeAabb(const fcGeometry* g, fcTransform xf);
 // per touching triangle) and returns how many have points. Any pair order; normals point from a to b.
 // last: the pair's manifolds of the last step (NULL: none), which a mesh reads (fcCollideHistory).
 int fcCollide(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
-              const struct fcCollideHistory* last, fcManifold* out, int capacity);
+              const fcCollideHistory* last, fcManifold* out, int capacity);
 // Ray origin + t dir (dir unit), 0 <= t <= maxDistance. On a hit: the distance t and the outward unit normal
 // (world). A ray starting inside a solid shape hits at t = 0 with normal -dir.
 typedef struct fcRayHitGeometry { fcReal distance; fcVec3 normal; uint32_t key; } fcRayHitGeometry;
@@ -100,9 +100,10 @@ bool fcRayCast_Cylinder(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVe
 // them a cylinder or a hull), the plane against a hull, and a mesh against any convex shape.
 int fcCollide_Convex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
 int fcCollide_PlaneHull(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
-// a is the mesh; up to capacity manifolds, one per touching triangle (key = triangle index)
+// a is the mesh; up to capacity manifolds, one per touching triangle (key = triangle index); lastSign: +1 when
+// last's normals point from the mesh, -1 when towards it
 int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
-                         const fcCollideHistory* last, fcManifold* out, int capacity);
+                         const fcCollideHistory* last, fcReal lastSign, fcManifold* out, int capacity);
 bool fcRayCast_Hull(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 bool fcRayCast_Mesh(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 // Closest points of two convex shapes: their distance, 0 when they overlap (then the points are one common

@@ -25,8 +25,9 @@
 // A face or segment lies flat against a normal within about 1.1 degrees: contacts come from its outline.
 #define FC_FLAT_COS ((fcReal)0.9998)
 #define FC_FLAT_SIN ((fcReal)0.02)
-// a cylinder whose axis is within 45 degrees of a face's normal presents its rim to it, else its side
-#define FC_CYL_CAP_DOWN ((fcReal)0.70710678118654752)
+// 45 degrees: a cylinder whose axis is within it of a face's normal presents its rim to the face, else its side;
+// a mesh triangle within it of a pair's last manifold keeps that manifold's side (fcMesh_LastSide)
+#define FC_COS_45 ((fcReal)0.70710678118654752)
 // SAT keeps the earlier candidate (A's face, then B's, then an edge pair) unless a later one separates
 // more by this relative and absolute (times size) amount, so the reference face does not flicker.
 #define FC_SAT_REL ((fcReal)0.05)
@@ -775,7 +776,7 @@ static void fcConvex_Incident(const fcConvex* c, fcVec3 refNormal, fcFeature* f)
     fcVec3 dir = fcVec3_Neg(refNormal);
     if (c->kind == FC_CYL) {
         fcReal a = fcVec3_Dot(c->axis, dir);
-        if (FC_FABS(a) >= FC_CYL_CAP_DOWN) fcFeature_Rim(c, a > 0 ? 1 : -1, f);  // standing, or tilted on its rim
+        if (FC_FABS(a) >= FC_COS_45) fcFeature_Rim(c, a > 0 ? 1 : -1, f);  // standing, or tilted on its rim
         else fcFeature_Side(c, dir, f);                                          // lying, or tilted from lying
         return;
     }
@@ -1441,7 +1442,7 @@ static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcWork* w)
 // the side of triangle t (normal nt) the pair's last contacts pushed to: +1 or -1, 0 when none tells
 static fcReal fcMesh_LastSide(const fcMeshContext* ctx, int t, fcVec3 nt)
 {
-    fcReal best = (fcReal)0.70710678118654752, sign = 0;
+    fcReal best = FC_COS_45, sign = 0;
     for (int i = 0; i < ctx->last.count; ++i) {
         fcReal d = fcVec3_Dot(ctx->last.normal[i], nt);
         if (ctx->last.key[i] == (uint32_t)t) return d >= 0 ? 1 : -1;
@@ -1478,7 +1479,7 @@ static fcTransform fcTransform_Relative(fcTransform frame, fcTransform xf)
 }
 
 int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin,
-                         const fcCollideHistory* last, fcManifold* out, int capacity)
+                         const fcCollideHistory* last, fcReal lastSign, fcManifold* out, int capacity)
 {
     if (capacity < 1 || a->mesh == NULL) return 0;
     fcConvexStore sb;
@@ -1495,7 +1496,7 @@ int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* 
     ctx.last.count = last != NULL ? last->count : 0;
     for (int i = 0; i < ctx.last.count; ++i) {
         ctx.last.key[i] = last->key[i];
-        ctx.last.normal[i] = fcQuat_InvRotate(xa.q, last->normal[i]);
+        ctx.last.normal[i] = fcQuat_InvRotate(xa.q, fcVec3_Scale(lastSign, last->normal[i]));
     }
     ctx.w = &w;
     ctx.count = 0;

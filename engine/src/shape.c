@@ -221,7 +221,8 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     if (!fcShape_Cook(&cooked, def)) return fc_nullShapeId;
     cooked.def.localOrientation = fcQuat_Normalize(def->localOrientation);
     // refused before anything is attached: a mass the solver cannot use (a size at which it under- or overflows)
-    if (!fcBody_CheckShapeMass(world, body, &cooked.def)) {
+    fcShapesMass sm;
+    if (!fcBody_MassOfShapes(world, body, &cooked.def, "fcCreateShape", &sm)) {
         fcShape_FreeCooked(&cooked);
         return fc_nullShapeId;
     }
@@ -236,7 +237,7 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     s->proxy = -1;
     body->shapes = fcRealloc(body->shapes, sizeof(int) * (size_t)(body->shapeCount + 1));
     body->shapes[body->shapeCount++] = index;
-    fcBody_UpdateMassFromShapes(world, body, "fcCreateShape");  // checked above
+    fcBody_PutShapesMass(world, body, &sm);  // the new shape is the one measured as extra
     fcContacts_AddShape(world, index);
     return fcMakeShapeId(world, index);
 }
@@ -270,7 +271,8 @@ void fcDestroyShape(fcShapeId id)
     for (int i = 0; i < body->shapeCount; ++i)
         if (body->shapes[i] == index) body->shapes[i] = body->shapes[--body->shapeCount];
     fcShape_DestroyInternal(world, index);
-    fcBody_UpdateMassFromShapes(world, body, "fcDestroyShape");  // the remaining shapes' (they passed with more)
+    fcShapesMass sm;  // the remaining shapes' (they passed with one more); else the body keeps its mass
+    if (fcBody_MassOfShapes(world, body, NULL, "fcDestroyShape", &sm)) fcBody_PutShapesMass(world, body, &sm);
     fcBody_Wake(world, body);
 }
 

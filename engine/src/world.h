@@ -218,11 +218,18 @@ void fcBody_Wake(fcWorld* world, fcBody* body);
 // the pose and velocity of a body index (-1: the world at rest); its projection body's inside the projection
 void fcBody_GetState(const fcWorld* world, int body, fcVec3* x, fcQuat* q, fcVec3* v, fcVec3* w);
 
-// shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0 (or without inertia);
-// false, with the error and the body unchanged, when the solver could not use them. The check: whether adding a
-// shape with this def would give such a mass.
-bool fcBody_UpdateMassFromShapes(fcWorld* world, fcBody* body, const char* caller);
-bool fcBody_CheckShapeMass(const fcWorld* world, const fcBody* body, const fcShapeDef* extra);
+// shape.c / body.c: mass, centre and inertia from the shapes of a body created with mass 0 (or without inertia),
+// with one more shape's def when extra is not NULL; false, with the error, when the solver could not use them.
+// Put, once the shapes are those measured: the shapes and the body moved so that the body's position is the centre.
+typedef struct fcShapesMass {
+    bool changes;  // false: the body does not take its mass from its shapes, or has none
+    fcReal mass;
+    fcVec3 center;  // of the shapes, in the body frame before the move
+    fcMat33 inertia, inverse;
+} fcShapesMass;
+bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShapeDef* extra, const char* caller,
+                         fcShapesMass* out);
+void fcBody_PutShapesMass(fcWorld* world, fcBody* body, const fcShapesMass* sm);
 // shape.c: the shape's frame in the world at its body's current pose; free one shape's storage
 fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape);
 void fcShape_DestroyInternal(fcWorld* world, int shape);

@@ -153,8 +153,8 @@ static inline fcMat33 fcMat33_Mul(fcMat33 a, fcMat33 b)
     return m;
 }
 static inline fcReal fcMat33_Det(fcMat33 a) { return fcVec3_Dot(a.cx, fcVec3_Cross(a.cy, a.cz)); }
-/// Inverse; the zero matrix when a is singular.
 static inline bool fcMat33_IsFinite(fcMat33 m) { return fcVec3_IsFinite(m.cx) && fcVec3_IsFinite(m.cy) && fcVec3_IsFinite(m.cz); }
+/// Inverse; the zero matrix when a is singular.
 static inline fcMat33 fcMat33_Inverse(fcMat33 a)
 {
     fcReal det = fcMat33_Det(a);
