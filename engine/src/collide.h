@@ -90,6 +90,12 @@ int fcCollide_PlaneSphere(const fcGeometry* a, fcTransform xa, const fcGeometry*
 int fcCollide_PlaneCapsule(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
 int fcCollide_PlaneBox(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
 int fcCollide_PlaneCylinder(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcReal margin, fcManifold* m);
+// Reduce n > 4 points (tangent coordinates u, v; separations) to 4, their indices in keep: the deepest, the one
+// farthest from it, the one making the largest triangle with those, and the one adding the most area outside
+// that triangle. Comparisons need a margin (tolDepth, m; tolArea, m^2) to win, so that near ties resolve by index,
+// the same way every step: a flush face of many points (a cylinder's cap) keeps the same four, and their ids.
+int fcManifold_ReduceTo4(const fcReal* u, const fcReal* v, const fcReal* sep, int n, fcReal tolDepth, fcReal tolArea,
+                         int* keep);
 bool fcRayCast_Sphere(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 bool fcRayCast_Capsule(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);
 bool fcRayCast_Box(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance, fcRayHitGeometry* hit);

@@ -907,60 +907,39 @@ static int fcClip_Feature(fcWork* w, const fcFeature* ref, const fcFeature* inc,
     return n;
 }
 
-// Keep four of n points: the deepest, the farthest from it, the widest triangle, the most area added.
-static int fcReduce(const fcManifoldPoint* c, int n, fcVec3 normal, fcManifoldPoint* out)
+// Keep four of n points (fcManifold_ReduceTo4 in the plane across normal). With flatTies, points of one face
+// lying flat, their depths spread by at most FC_FLAT_SIN times their extent (as the clip judges a face flat), are
+// all ties, so the first (a vertex fixed in the incident shape) starts the four: a rocking cylinder's cap kept
+// whichever rim point rounding made deepest, its four points turned about the axis from step to step, no impulse
+// carried over and a stack of six fell. The kept square of a rim misses a deeper point by at most 0.3 r FC_FLAT_SIN.
+// Without (a mesh's merged triangles), the deepest within the clip's slack starts them.
+static int fcReduce(const fcManifoldPoint* c, int n, fcVec3 normal, fcReal size, bool flatTies, fcManifoldPoint* out)
 {
     if (n <= FC_MAX_MANIFOLD_POINTS) {
         for (int i = 0; i < n; ++i) out[i] = c[i];
         return n;
     }
-    int i0 = 0;
-    for (int i = 1; i < n; ++i)
-        if (c[i].separation < c[i0].separation) i0 = i;
-    int i1 = -1;
-    fcReal best = 0;
+    fcReal u[FC_CLIP_MAX], v[FC_CLIP_MAX], sep[FC_CLIP_MAX];
+    fcVec3 t1 = fcVec3_Perpendicular(normal), t2 = fcVec3_Cross(normal, t1);
+    if (n > FC_CLIP_MAX) n = FC_CLIP_MAX;
+    fcReal lo[3] = {FC_HUGE, FC_HUGE, FC_HUGE}, hi[3] = {-FC_HUGE, -FC_HUGE, -FC_HUGE};
     for (int i = 0; i < n; ++i) {
-        fcReal d = fcVec3_Dot(fcVec3_Sub(c[i].point, c[i0].point), fcVec3_Sub(c[i].point, c[i0].point));
-        if (d > best) {
-            best = d;
-            i1 = i;
+        u[i] = fcVec3_Dot(t1, c[i].point);
+        v[i] = fcVec3_Dot(t2, c[i].point);
+        sep[i] = c[i].separation;
+        fcReal x[3] = {u[i], v[i], sep[i]};
+        for (int j = 0; j < 3; ++j) {
+            lo[j] = fcMin(lo[j], x[j]);
+            hi[j] = fcMax(hi[j], x[j]);
         }
     }
-    out[0] = c[i0];
-    if (i1 < 0) return 1;
-    out[1] = c[i1];
-    fcVec3 p0 = c[i0].point, p1 = c[i1].point;
-    int i2 = -1;
-    fcReal area = 0;
-    best = 0;
-    for (int i = 0; i < n; ++i) {
-        fcReal a = fcVec3_Dot(fcVec3_Cross(fcVec3_Sub(p1, p0), fcVec3_Sub(c[i].point, p0)), normal);
-        if (FC_FABS(a) > best) {
-            best = FC_FABS(a);
-            area = a;
-            i2 = i;
-        }
-    }
-    if (i2 < 0) return 2;
-    out[2] = c[i2];
-    fcVec3 p2 = c[i2].point;
-    fcReal sign = area > 0 ? 1 : -1;
-    int i3 = -1;
-    best = 0;
-    for (int i = 0; i < n; ++i) {
-        fcVec3 q = c[i].point;
-        fcReal a01 = sign * fcVec3_Dot(fcVec3_Cross(fcVec3_Sub(p1, p0), fcVec3_Sub(q, p0)), normal);
-        fcReal a12 = sign * fcVec3_Dot(fcVec3_Cross(fcVec3_Sub(p2, p1), fcVec3_Sub(q, p1)), normal);
-        fcReal a20 = sign * fcVec3_Dot(fcVec3_Cross(fcVec3_Sub(p0, p2), fcVec3_Sub(q, p2)), normal);
-        fcReal outside = -fcMin(a01, fcMin(a12, a20));
-        if (outside > best) {
-            best = outside;
-            i3 = i;
-        }
-    }
-    if (i3 < 0) return 3;
-    out[3] = c[i3];
-    return 4;
+    fcReal extent = FC_SQRT((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]));
+    fcReal spread = hi[2] - lo[2];
+    fcReal tolDepth = flatTies && spread <= FC_FLAT_SIN * extent ? spread : FC_CLIP_SLACK * size;
+    int keep[FC_MAX_MANIFOLD_POINTS];
+    int kept = fcManifold_ReduceTo4(u, v, sep, n, tolDepth, FC_CLIP_SLACK * size * size, keep);
+    for (int i = 0; i < kept; ++i) out[i] = c[keep[i]];
+    return kept;
 }
 
 static fcReal fcPair_Size(const fcConvex* A, const fcConvex* B) { return fcMax(fcMin(A->size, B->size), FC_EPSILON); }
@@ -990,14 +969,16 @@ static int fcManifold_Clip(fcWork* w, const fcFeature* ref, const fcFeature* inc
     // face's sides, or on another face): keep it too, so the depth is never understated.
     fcVec3 sp = fcConvex_Support(other, fcVec3_Neg(ref->normal));
     fcReal sd = fcVec3_Dot(ref->normal, sp) - ref->offset;
+    // It goes first, where the reduction looks for its deepest point and takes a near tie by order.
     if (deepest && sd - rInc < margin && sd - rInc < lowest - FC_SAT_ABS * size) {
-        w->cand[k].point = fcVec3_MulAdd(sp, -(fcReal)0.5 * (sd + rInc), ref->normal);
-        w->cand[k].separation = sd - rInc;
-        w->cand[k].id = fcMix(fcMix(base, 0x7000u), fcConvex_FeatureId(other, fcVec3_Neg(ref->normal)));
+        if (k > 0) w->cand[k] = w->cand[0];
+        w->cand[0].point = fcVec3_MulAdd(sp, -(fcReal)0.5 * (sd + rInc), ref->normal);
+        w->cand[0].separation = sd - rInc;
+        w->cand[0].id = fcMix(fcMix(base, 0x7000u), fcConvex_FeatureId(other, fcVec3_Neg(ref->normal)));
         ++k;
     }
     m->normal = refIsA ? ref->normal : fcVec3_Neg(ref->normal);
-    m->pointCount = fcReduce(w->cand, k, m->normal, m->points);
+    m->pointCount = fcReduce(w->cand, k, m->normal, size, true, m->points);
     return m->pointCount;
 }
 
@@ -1326,7 +1307,7 @@ int fcCollide_PlaneHull(const fcGeometry* a, fcTransform xa, const fcGeometry* b
         ++k;
     }
     m->normal = n;
-    m->pointCount = fcReduce(cand, k, n, m->points);
+    m->pointCount = fcReduce(cand, k, n, hull->radius, true, m->points);
     return m->pointCount;
 }
 
@@ -1412,7 +1393,7 @@ static fcReal fcManifold_Deepest(const fcManifold* m)
 
 // Merge manifolds of (nearly) one normal into one, keeping the four points that span them best and the
 // lowest triangle index as the key; then, if still more than capacity, drop the shallowest.
-static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcWork* w)
+static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcReal size, fcWork* w)
 {
     int out = 0;
     for (int i = 0; i < n; ++i) {
@@ -1427,7 +1408,7 @@ static int fcMesh_Merge(fcManifold* m, int n, int capacity, fcWork* w)
         }
         fcManifold merged = m[i];
         merged.key = key;
-        merged.pointCount = fcReduce(w->cand, k, merged.normal, merged.points);
+        merged.pointCount = fcReduce(w->cand, k, merged.normal, size, false, merged.points);
         m[out++] = merged;
     }
     while (out > capacity) {
@@ -1465,7 +1446,7 @@ static bool fcMesh_Visit(int t, void* context)
         m->key = (uint32_t)t;
         // the triangle in the ids keeps points of different triangles apart once manifolds merge
         for (int i = 0; i < n; ++i) m->points[i].id = fcMix(m->points[i].id, (uint32_t)t);
-        if (++ctx->count > FC_MESH_GATHER) ctx->count = fcMesh_Merge(ctx->gathered, ctx->count, FC_MESH_GATHER - 1, ctx->w);
+        if (++ctx->count > FC_MESH_GATHER) ctx->count = fcMesh_Merge(ctx->gathered, ctx->count, FC_MESH_GATHER - 1, ctx->B->size, ctx->w);
     }
     return true;
 }
@@ -1502,7 +1483,7 @@ int fcCollide_MeshConvex(const fcGeometry* a, fcTransform xa, const fcGeometry* 
     ctx.count = 0;
     fcMesh_Query(a->mesh, box, fcMesh_Visit, &ctx);
     // one manifold per triangle when they fit; a flat contact over many triangles becomes one otherwise
-    int n = ctx.count <= capacity ? ctx.count : fcMesh_Merge(ctx.gathered, ctx.count, capacity, &w);
+    int n = ctx.count <= capacity ? ctx.count : fcMesh_Merge(ctx.gathered, ctx.count, capacity, ctx.B->size, &w);
     for (int i = 0; i < n; ++i) {
         fcManifold* m = out + i;
         *m = ctx.gathered[i];

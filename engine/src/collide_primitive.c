@@ -476,10 +476,7 @@ static int fcClipPolygon(const fcClipVertex* in, const fcReal* dist, int n, fcCl
     return count;
 }
 
-// Reduce n > 4 points (tangent coordinates u, v; separations) to 4: the deepest, the one farthest from it, the one
-// making the largest triangle with those, and the one adding the most area outside that triangle. Comparisons
-// need a margin (tol) to win, so that near ties resolve by index, the same way every frame.
-static int fcReduceTo4(const fcReal* u, const fcReal* v, const fcReal* sep, int n, fcReal tolDepth, fcReal tolArea,
+int fcManifold_ReduceTo4(const fcReal* u, const fcReal* v, const fcReal* sep, int n, fcReal tolDepth, fcReal tolArea,
                        int* keep)
 {
     int i0 = 0;
@@ -601,7 +598,7 @@ static int fcBoxFaceContact(const fcReal hr[3], int axis, fcReal sign, const fcV
     }
     int keep[4] = {0, 1, 2, 3};
     if (count > 4) {
-        int kept = fcReduceTo4(u, v, sp, count, slack, slack * scale, keep);
+        int kept = fcManifold_ReduceTo4(u, v, sp, count, slack, slack * scale, keep);
         count = kept;
     }
     for (int q = 0; q < count && q < 4; ++q) {
