@@ -390,6 +390,8 @@ static const fcExactCurve fc_exactCurves[] = {
     {"box_on_plane", NULL, "exact m g (the 4 points together)", fcExactWeight, "box"},
     {"pyramid", NULL, "exact: the weight of all 36 boxes", fcExactAllWeight, "ground"},
     {"pyramid", NULL, "exact m g (its own weight)", fcExactWeight, "b7_0"},
+    {"stacks", NULL, "exact: the weight of all 18 bodies", fcExactAllWeight, "ground"},
+    {"stacks", NULL, "exact m g (its own weight)", fcExactWeight, "cyl5"},
 };
 
 const fcExactCurve* fcExact_Find(const fcScene* scene, int joint)
@@ -929,6 +931,7 @@ static const fcDemoInfo fc_demos[] = {
     {"rolling_race", "a hoop and a disk rolling down one incline side by side; the disk wins", fc_plotForce, -0.15f, 0.5f, NULL, NULL},
     {"rope_bridge", "a rope bridge: 11 planks on hinges between two posts, a 60 kg walker on the fourth", fc_plotForce, -0.2f, 0.35f, NULL, NULL},
     {"skier", "a skier on a frictionless dome: normal force m g (3 cos(theta) - 2), lets go at 48.19 deg", fc_plotForce, 0, 0, NULL, NULL},
+    {"stacks", "towers of six cylinders, hull cubes and boxes standing on a triangle mesh; the ground carries them all", fc_plotForce, -0.3f, 0.3f, NULL, "ground cyl5"},
     {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
 };
 
