@@ -231,7 +231,7 @@ static int test_stacks(void)
     int n = fcBody_GetContacts(body(&s, "ground"), c, 32);
     double up = 0;
     for (int m = 0; m < n && m < 32; ++m)
-        for (int q = 0; q < c[m].pointCount; ++q) up += fabs(c[m].points[q].normalForce * c[m].normal.z);
+        for (int q = 0; q < c[m].pointCount; ++q) up += c[m].points[q].normalForce * fabs(c[m].normal.z);
     printf("  stacks: the ground carries %.2f N (the weight: %.2f N)\n", up, mass * 9.81);
     ENSURE_NEAR(up, mass * 9.81, 1e-3 * mass * 9.81);
     fcScene_Free(&s);

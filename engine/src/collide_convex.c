@@ -907,12 +907,19 @@ static int fcClip_Feature(fcWork* w, const fcFeature* ref, const fcFeature* inc,
     return n;
 }
 
-// Keep four of n points (fcManifold_ReduceTo4 in the plane across normal). With flatTies, points of one face
-// lying flat, their depths spread by at most FC_FLAT_SIN times their extent (as the clip judges a face flat), are
-// all ties, so the first (a vertex fixed in the incident shape) starts the four: a rocking cylinder's cap kept
-// whichever rim point rounding made deepest, its four points turned about the axis from step to step, no impulse
-// carried over and a stack of six fell. The kept square of a rim misses a deeper point by at most 0.3 r FC_FLAT_SIN.
-// Without (a mesh's merged triangles), the deepest within the clip's slack starts them.
+// Depths of a flat set within this fraction of the shapes' size are ties for the reduction (fcReduce): a stack of
+// cylinders rocking by tenths of a degree needs about 0.5 % (0.3 % let it fall). A point left out may sink by about
+// that much more than the kept ones: a hull prism of radius 1 m pressed near a corner by three times its weight
+// sinks there by 3.3 cm with 5 sides, 1.2 cm with 10 (2.5 and 0.5 cm with only the clip's slack as a tie, 4.3 and
+// 1.4 cm with every depth of the set one).
+#define FC_REDUCE_TIE ((fcReal)0.01)
+
+// Keep four of n points (fcManifold_ReduceTo4 in the plane across normal). With flatTies, points of one face lying
+// flat (their depths spread by at most FC_FLAT_SIN times their extent) start from the first one within
+// FC_REDUCE_TIE times the size of the deepest, mostly a vertex fixed in the incident shape: a rocking cylinder's
+// cap kept whichever rim point rounding made deepest, its four points turned about the axis from step to step, no
+// impulse carried over and a stack of six fell. Otherwise (a mesh's merged triangles, a tilted face) the first
+// within the clip's slack of the deepest starts them.
 static int fcReduce(const fcManifoldPoint* c, int n, fcVec3 normal, fcReal size, bool flatTies, fcManifoldPoint* out)
 {
     if (n <= FC_MAX_MANIFOLD_POINTS) {
@@ -935,7 +942,8 @@ static int fcReduce(const fcManifoldPoint* c, int n, fcVec3 normal, fcReal size,
     }
     fcReal extent = FC_SQRT((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]));
     fcReal spread = hi[2] - lo[2];
-    fcReal tolDepth = flatTies && spread <= FC_FLAT_SIN * extent ? spread : FC_CLIP_SLACK * size;
+    bool flat = flatTies && spread <= FC_FLAT_SIN * extent;
+    fcReal tolDepth = flat ? fcMin(spread, FC_REDUCE_TIE * size) : FC_CLIP_SLACK * size;
     int keep[FC_MAX_MANIFOLD_POINTS];
     int kept = fcManifold_ReduceTo4(u, v, sep, n, tolDepth, FC_CLIP_SLACK * size * size, keep);
     for (int i = 0; i < kept; ++i) out[i] = c[keep[i]];

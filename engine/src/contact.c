@@ -232,7 +232,7 @@ static void fcContacts_MixMaterial(const fcWorld* world, fcContact* c)
     c->torsionalFriction = da->torsionalFriction > db->torsionalFriction ? da->torsionalFriction : db->torsionalFriction;
 }
 
-// what a manifold's points hand on to the next step's points with the same feature id
+// what a manifold's points hand on to the next step's points with the same feature id, or near where they were
 typedef struct fcContactMemory {
     uint32_t key;
     int pointCount;
@@ -246,8 +246,8 @@ typedef struct fcContactMemory {
     } points[FC_MAX_MANIFOLD_POINTS];
 } fcContactMemory;
 
-// the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id.
-// Touches only the pair (a begin or end is left in c->event), so pairs are updated in parallel.
+// the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id,
+// else of the nearest unclaimed one close by. Touches only the pair (a begin or end is left in c->event), so pairs are updated in parallel.
 static void fcContacts_Update(const fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
 {
     fcContactMemory old[FC_MAX_PAIR_MANIFOLDS];
