@@ -668,6 +668,46 @@ static int test_plane_hull(void)
     return 0;
 }
 
+// A pentagonal hull prism (radius 1 m) tipped 1.4 degrees towards each corner in turn, on the plane: its bottom face
+// lies flat enough for the reduction to take depths as ties, but the corner it tips to is 1.7 cm deeper than any
+// other, more than the ties' 1 % of the size (FC_REDUCE_TIE), so it is one of the four points kept. With ties over
+// the whole spread the reduction started from the same vertex every time and left one corner out: pressed there,
+// the prism sank 4.3 cm against 2.5 when only the deepest started the four.
+static int test_plane_hull_keeps_a_deep_corner(void)
+{
+    fcVec3 pts[10];
+    for (int i = 0; i < 5; ++i) {
+        fcReal a = 1.2566370614359172 * i;
+        pts[2 * i] = fcV3(FC_COS(a), FC_SIN(a), -0.1);
+        pts[2 * i + 1] = fcV3(FC_COS(a), FC_SIN(a), 0.1);
+    }
+    fcHull* prism = fcHull_Create(pts, 10, NULL, 0);
+    ENSURE(prism != NULL);
+    fcGeometry p = Plane(), h = HullGeom(prism);
+    for (int k = 0; k < 5; ++k) {
+        fcReal a = 1.2566370614359172 * k;
+        fcQuat q = fcQuat_FromAxisAngle(fcV3(-FC_SIN(a), FC_COS(a), 0), asin(0.025));  // corner k goes down
+        fcVec3 low = fcQuat_Rotate(q, pts[2 * k]);
+        fcTransform xf = AtQ(fcV3(0, 0, -low.z - 0.005), q);
+        double deepest = 1, next = 1;
+        for (int i = 0; i < 5; ++i) {
+            double z = fcVec3_Add(xf.p, fcQuat_Rotate(q, pts[2 * i])).z;
+            if (i == k) deepest = z;
+            else next = fmin(next, z);
+        }
+        ENSURE_NEAR(deepest, -0.005, 1e-12);
+        ENSURE(next - deepest > 0.015);  // deeper than the others by more than the ties
+        fcManifold m;
+        ENSURE(fcCollide(&p, At(0, 0, 0), &h, xf, (fcReal)0.1, NULL, &m, 1) == 1);
+        ENSURE(m.pointCount == 4);
+        double lo = 1;
+        for (int i = 0; i < 4; ++i) lo = fmin(lo, m.points[i].separation);
+        ENSURE_NEAR(lo, deepest, 1e-12);
+    }
+    fcHull_Destroy(prism);
+    return 0;
+}
+
 // ---- meshes ----------------------------------------------------------------------------------------------------------
 
 static fcMesh* Square(fcReal h)
@@ -1339,6 +1379,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sphere_and_capsule_on_hull);
     RUN_TEST(test_cylinder_contacts);
     RUN_TEST(test_plane_hull);
+    RUN_TEST(test_plane_hull_keeps_a_deep_corner);
     RUN_TEST(test_mesh_box_on_two_triangles);
     RUN_TEST(test_mesh_internal_edges);
     RUN_TEST(test_mesh_refuses);
