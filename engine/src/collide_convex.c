@@ -1343,8 +1343,8 @@ static bool fcMesh_EdgeAllows(const fcMesh* mesh, int t, int k, fcVec3 n1, fcVec
 // A triangle seen alone gives edge normals the whole mesh would not (a box sliding over the shared edge of
 // two flat triangles would catch on it): where the contact's normal is not one the neighbourhood allows,
 // the contact is redone against the triangle's face.
-static int fcMesh_Adjust(const fcMesh* mesh, int t, const fcConvex* T, const fcConvex* B, fcReal margin, fcReal lastSide,
-                         fcWork* w, fcManifold* m)
+static int fcMesh_Adjust(const fcMesh* mesh, int t, const fcConvex* T, const fcConvex* B, fcReal margin,
+                         fcReal lastSide, fcWork* w, fcManifold* m)
 {
     fcVec3 nt = mesh->normals[t];
     const int* tv = mesh->triangles + 3 * t;
@@ -1448,13 +1448,17 @@ static bool fcMesh_Visit(int t, void* context)
     fcConvex_Triangle(&ctx->w->tri, mesh->vertices[tv[0]], mesh->vertices[tv[1]], mesh->vertices[tv[2]], mesh->normals[t]);
     fcManifold* m = ctx->gathered + ctx->count;
     int n = fcPair_Collide(&ctx->w->tri.c, ctx->B, ctx->margin, ctx->w, m);
-    if (n > 0) n = fcMesh_Adjust(mesh, t, &ctx->w->tri.c, ctx->B, ctx->margin, fcMesh_LastSide(ctx, t, mesh->normals[t]), ctx->w, m);
+    if (n > 0) {
+        fcReal lastSide = fcMesh_LastSide(ctx, t, mesh->normals[t]);
+        n = fcMesh_Adjust(mesh, t, &ctx->w->tri.c, ctx->B, ctx->margin, lastSide, ctx->w, m);
+    }
     if (n > 0) {
         m->pointCount = n;
         m->key = (uint32_t)t;
         // the triangle in the ids keeps points of different triangles apart once manifolds merge
         for (int i = 0; i < n; ++i) m->points[i].id = fcMix(m->points[i].id, (uint32_t)t);
-        if (++ctx->count > FC_MESH_GATHER) ctx->count = fcMesh_Merge(ctx->gathered, ctx->count, FC_MESH_GATHER - 1, ctx->B->size, ctx->w);
+        if (++ctx->count > FC_MESH_GATHER)
+            ctx->count = fcMesh_Merge(ctx->gathered, ctx->count, FC_MESH_GATHER - 1, ctx->B->size, ctx->w);
     }
     return true;
 }

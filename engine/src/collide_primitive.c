@@ -477,7 +477,7 @@ static int fcClipPolygon(const fcClipVertex* in, const fcReal* dist, int n, fcCl
 }
 
 int fcManifold_ReduceTo4(const fcReal* u, const fcReal* v, const fcReal* sep, int n, fcReal tolDepth, fcReal tolArea,
-                       int* keep)
+                         int* keep)
 {
     int i0 = 0;
     for (int k = 1; k < n; ++k)

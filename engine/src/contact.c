@@ -247,7 +247,8 @@ typedef struct fcContactMemory {
 } fcContactMemory;
 
 // the new manifolds of a pair: points inherit the impulses of the last step's points with the same feature id,
-// else of the nearest unclaimed one close by. Touches only the pair (a begin or end is left in c->event), so pairs are updated in parallel.
+// else of the nearest unclaimed one close by. Touches only the pair (a begin or end is left in c->event), so
+// pairs are updated in parallel.
 static void fcContacts_Update(const fcWorld* world, fcContact* c, const fcManifold* fresh, int count)
 {
     fcContactMemory old[FC_MAX_PAIR_MANIFOLDS];
