@@ -38,6 +38,10 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->manifoldRefs);
     fcFree(set->slotState);
     fcFree(set->slotHeightKey);
+    fcFree(set->exactRows);
+    fcFree(set->exactIslands);
+    fcFree(set->exactScratch);
+    fcFree(set->exactMatrices);
     memset(set, 0, sizeof *set);
 }
 

@@ -252,6 +252,15 @@ typedef struct fcContactSet {
     int layoutKeyCount, layoutKeyCapacity, layoutBodyHigh;
     int layoutPoints;             // the points of this step's manifolds in the blocks
     bool layoutValid;
+    // contact_exact.c, per step: the islands whose normal rows are solved exactly (heavy on light), island k's rows
+    // exactRows[exactIslands[k] .. exactIslands[k + 1])
+    struct fcExactRow* exactRows;
+    int exactRowCount, exactRowCapacity;
+    int* exactIslands;
+    int exactIslandCount, exactIslandCapacity;
+    int* exactScratch;
+    int exactScratchCapacity;
+    fcReal* exactMatrices;        // A and its factor L of the island being solved (FC_EXACT_MOST_ROWS^2 each)
 } fcContactSet;
 
 #define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
@@ -290,5 +299,9 @@ void fcContacts_EndStep(struct fcWorld* world);
 // the position pass: after the step's last substep, and after one whose bounces it must place (`last` false: only
 // then)
 void fcContacts_SolvePositions(struct fcWorld* world, bool last);
+// contact_exact.c: once a step after the layout, the islands to solve exactly; before a substep's first sweep,
+// their solve
+void fcContacts_FindExactIslands(struct fcWorld* world);
+void fcContacts_SolveExact(struct fcWorld* world);
 
 #endif

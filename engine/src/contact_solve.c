@@ -44,6 +44,7 @@ void fcContacts_BeginStep(fcWorld* world)
         }
     world->stats.maxPenetration = 0;
     world->stats.contactIterations = 0;
+    world->stats.contactExactPoints = set->layoutDirty ? 0 : set->exactRowCount;  // a retaken step keeps its islands
     world->stats.complementarityResidual = 0;
     world->stats.frictionResidual = 0;
 }
@@ -1363,7 +1364,8 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
 void fcContacts_Prepare(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    if (set->layoutDirty) fcContacts_Layout(world);
+    bool laidOut = set->layoutDirty;  // the step's first substep
+    if (laidOut) fcContacts_Layout(world);
     memset(set->solverBodies, 0, sizeof(fcSolverBody));
     set->solverInvMass[0] = 0;
     set->solverInvInertia[0] = fcMat33_Zero();
@@ -1381,6 +1383,7 @@ void fcContacts_Prepare(fcWorld* world)
         set->solverInertiaKept[k] = memcmp(&inertia, set->solverInvInertia + k, sizeof inertia) == 0;
         set->solverInvInertia[k] = inertia;
     }
+    if (laidOut) fcContacts_FindExactIslands(world);
     fcContactTask task;
     fcContacts_ForBlocks(world, fcContacts_PrepareChunk, &task);
     set->bouncesToPlace = task.max[0] > 0;

@@ -56,6 +56,8 @@ void fcSolve_Velocities(fcWorld* world)
     for (int it = 0; it < most; ++it) {
         double t0 = fcNowMs();
         bool settled = false;
+        // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
+        if (world->contacts.exactIslandCount > 0 && it == 0) fcContacts_SolveExact(world);
         fcReal change = fcContacts_Sweep(world, it, &settled);
         world->stats.profile.contactSolve += fcNowMs() - t0;
         iterations += 1;
