@@ -255,7 +255,7 @@ typedef struct fcContactSet {
     // contact_exact.c, per step: the islands whose normal rows are solved exactly (heavy on light), island k's rows
     // exactRows[exactIslands[k] .. exactIslands[k + 1])
     struct fcExactRow* exactRows;
-    int exactRowCount, exactRowCapacity;
+    int exactRowCapacity;
     int* exactIslands;
     int exactIslandCount, exactIslandCapacity;
     int* exactScratch;

@@ -42,8 +42,6 @@ void fcContacts_FindExactIslands(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     set->exactIslandCount = 0;
-    set->exactRowCount = 0;
-    world->stats.contactExactPoints = 0;
     // most steps of most worlds: no manifold between bodies of very different masses
     bool any = false;
     for (int bi = 0; bi < set->blockCount && !any; ++bi) {
@@ -57,7 +55,7 @@ void fcContacts_FindExactIslands(fcWorld* world)
     if (!any) return;
     // the islands of the moving solver bodies joined by manifolds (static and kinematic bodies join nothing)
     int bodies = set->solverBodyCount;
-    int need = 3 * bodies;
+    int need = 3 * bodies + (bodies + (int)sizeof(int) - 1) / (int)sizeof(int);
     if (set->exactScratchCapacity < need) {
         set->exactScratchCapacity = need;
         set->exactScratch = fcRealloc(set->exactScratch, sizeof(int) * (size_t)need);
@@ -65,7 +63,9 @@ void fcContacts_FindExactIslands(fcWorld* world)
     int* parent = set->exactScratch;
     int* rows = parent + bodies;    // per root: its rows, or -1 when the island is not solved exactly
     int* start = rows + bodies;     // per root: its first row in exactRows
-    for (int k = 0; k < bodies; ++k) parent[k] = k, rows[k] = 0, start[k] = -1;
+    uint8_t* pressed = (uint8_t*)(start + bodies);  // per root: 1 a kinematic body touches it, 2 an overlap past
+                                                     // the slop
+    for (int k = 0; k < bodies; ++k) parent[k] = k, rows[k] = 0, start[k] = -1, pressed[k] = 0;
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -74,8 +74,10 @@ void fcContacts_FindExactIslands(fcWorld* world)
             if (ra != rb) parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
         }
     }
-    // per island: its rows, whether it holds a mass ratio, and whether a joint touches it (the joint solve between
-    // the sweeps would then move its bodies too: left to the sweeps)
+    // per island: its rows, whether it holds a mass ratio, and what leaves it to the sweeps: a joint (the joint solve
+    // between the sweeps moves its bodies too), or a kinematic body touching it while some overlap is deeper than
+    // the slop (the body presses on what the contacts could not stop: the rigid problem may have no solution, or
+    // one of a press's 1e6 N through a light body's lever where the sweeps alone report 3 kN)
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -87,6 +89,10 @@ void fcContacts_FindExactIslands(fcWorld* world)
             const fcBody* a = world->bodies + blk->bodyA[l];
             const fcBody* b = world->bodies + blk->bodyB[l];
             if ((ma && a->jointCount > 0) || (mb && b->jointCount > 0)) rows[root] = -1;
+            if (a->type == fc_kinematicBody || b->type == fc_kinematicBody) pressed[root] |= 1;
+            const fcContactManifold* m = blk->manifold[l];
+            for (int i = 0; i < m->pointCount; ++i)
+                if (m->points[i].separation < -world->def.contactSlop) pressed[root] |= 2;
             if (ma && mb && fmax(a->mass, b->mass) >= FC_EXACT_MASS_RATIO * fmin(a->mass, b->mass) && start[root] == -1)
                 start[root] = 0;  // marked; the row offsets follow
         }
@@ -94,7 +100,7 @@ void fcContacts_FindExactIslands(fcWorld* world)
     int total = 0, islands = 0;
     for (int k = 1; k < bodies; ++k) {
         if (parent[k] != k) continue;
-        if (start[k] == 0 && rows[k] > 0 && rows[k] <= FC_EXACT_MOST_ROWS) {
+        if (start[k] == 0 && rows[k] > 0 && rows[k] <= FC_EXACT_MOST_ROWS && pressed[k] != 3) {
             start[k] = total;
             total += rows[k];
             islands += 1;
@@ -128,8 +134,6 @@ void fcContacts_FindExactIslands(fcWorld* world)
         }
     }
     set->exactIslandCount = islands;
-    set->exactRowCount = total;
-    world->stats.contactExactPoints = total;
     if (set->exactMatrices == NULL)
         set->exactMatrices = fcAlloc(sizeof(fcReal) * 2 * FC_EXACT_MOST_ROWS * FC_EXACT_MOST_ROWS);
 }
@@ -249,10 +253,12 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) q[i] -= a[i * n + j] * old[j];
         pushed[i] = old[i] > 0;
+        scale = fmax(scale, FC_FABS(q[i]));  // at rest J v - bias is 0, and q is A lambda_0: the sizes w is made of
     }
     // a row is pulling, or apart and approaching by more than round-off
     fcReal tolerance = 1e-10 * (scale > 0 ? scale : 1);
     bool done = false;
+    fcReal refined = 0, largest = 0;  // the refinement's largest change, the largest impulse
     for (int pivot = 0; pivot < 4 * n + 8 && !done; ++pivot) {
         if (!fcExact_Factor(a, l, pushed, n)) return false;
         for (int i = 0; i < n; ++i) w[i] = -q[i];
@@ -265,7 +271,12 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
             w[i] = pushed[i] ? r : 0;
         }
         fcExact_Solve(l, pushed, n, w, w);
-        for (int i = 0; i < n; ++i) lambda[i] += w[i];
+        refined = 0, largest = 0;
+        for (int i = 0; i < n; ++i) {
+            lambda[i] += w[i];
+            refined = fmax(refined, FC_FABS(w[i]));
+            largest = fmax(largest, FC_FABS(lambda[i]));
+        }
         done = true;
         for (int i = 0; i < n && done; ++i) {
             fcReal wi = q[i];
@@ -277,11 +288,16 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
             }
         }
     }
-    if (!done) return false;
+    // These rows may have no solution: a kinematic body squeezing the island (A is singular along the squeeze
+    // and q points against it). The regularized solve then answers with impulses of about q / (1e-9 A_ii), a
+    // billion times too large, which the refinement about doubles (where the rows have a solution it moves them
+    // by some 1e-9); the rows that push are left approaching or parting. The sweeps take such an island.
+    if (!done || refined > 1e-3 * largest) return false;
     for (int i = 0; i < n; ++i) {
         fcReal wi = q[i];
         for (int j = 0; j < n; ++j) wi += a[i * n + j] * lambda[j];
         w[i] = wi;
+        if (pushed[i] && FC_FABS(wi) > 100 * tolerance) return false;
     }
     for (int i = 0; i < n; ++i) {
         fcContactBlock* blk = set->blocks + rows[i].block;
@@ -306,8 +322,11 @@ void fcContacts_SolveExact(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     fcReal* a = set->exactMatrices;
+    int solved = 0;  // the rows of the islands solved (the stat: the step's last substep's)
     for (int k = 0; k < set->exactIslandCount; ++k) {
         int first = set->exactIslands[k], n = set->exactIslands[k + 1] - first;
-        fcExact_SolveIsland(set, set->exactRows + first, n, a, a + FC_EXACT_MOST_ROWS * FC_EXACT_MOST_ROWS);
+        if (fcExact_SolveIsland(set, set->exactRows + first, n, a, a + FC_EXACT_MOST_ROWS * FC_EXACT_MOST_ROWS))
+            solved += n;
     }
+    world->stats.contactExactPoints = solved;
 }

@@ -44,7 +44,7 @@ void fcContacts_BeginStep(fcWorld* world)
         }
     world->stats.maxPenetration = 0;
     world->stats.contactIterations = 0;
-    world->stats.contactExactPoints = set->layoutDirty ? 0 : set->exactRowCount;  // a retaken step keeps its islands
+    world->stats.contactExactPoints = 0;
     world->stats.complementarityResidual = 0;
     world->stats.frictionResidual = 0;
 }

@@ -154,7 +154,7 @@ typedef struct fcWorldStats {
     int contactCount;            ///< manifolds with at least one point this step
     int contactPoints;           ///< contact points (normal rows) in the contact problem
     int contactIterations;       ///< projected Gauss-Seidel sweeps taken (summed over substeps)
-    int contactExactPoints;      ///< normal rows solved exactly before the sweeps: small islands where a body rests on one 4 or more times lighter
+    int contactExactPoints;      ///< normal rows solved exactly before the sweeps (the last substep's): small islands where a body rests on one 4 or more times lighter
     fcReal complementarityResidual; ///< max over normal rows of |min(lambda_n, gap rate)|, in m/s (lambda in N s times 1/m_eff)
     fcReal frictionResidual;     ///< largest excess of a friction impulse over mu lambda_n, N s (0 up to round-off)
     fcReal maxPenetration;       ///< deepest overlap after the step, m
