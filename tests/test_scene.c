@@ -207,6 +207,45 @@ static int test_chains(void)
     return 0;
 }
 
+// the sum of the normal forces of a body's contacts, along z (N)
+static double fcScene_ContactLoad(fcBodyId b)
+{
+    fcContactData c[32];
+    int n = fcBody_GetContacts(b, c, 32);
+    double up = 0;
+    for (int m = 0; m < n && m < 32; ++m)
+        for (int q = 0; q < c[m].pointCount; ++q) up += c[m].points[q].normalForce * fabs(c[m].normal.z);
+    return up;
+}
+
+// The heavy_on_light demo says nothing moves (a 100 kg safe on a 1 kg block, 50 kg slabs on 1 kg pads: with the
+// sweeps alone the safe sank 3.7 cm and a pad squirted 25 cm out), the ground carries all six weights and the foam
+// block the safe's m g, exactly: after its 10 s, every body within 1e-6 m of where it started, the loads to 1e-6.
+static int test_heavy_on_light_demo(void)
+{
+    fcScene s;
+    ENSURE(loadShipped("heavy_on_light.json", &s));
+    ENSURE(s.bodyCount == 7 && s.jointCount == 0);
+    fcVec3 start[7];
+    double mass = 0;
+    for (int i = 0; i < s.bodyCount; ++i) start[i] = fcBody_GetPosition(s.bodies[i]), mass += fcBody_GetMass(s.bodies[i]);
+    ENSURE_NEAR(mass * 9.81, 1991.43, 1e-9);
+    double moved = 0;
+    for (int i = 0; i < 600; ++i) {
+        ENSURE(fcWorld_Step(s.world));
+        for (int k = 1; k < s.bodyCount; ++k) moved = fmax(moved, fcVec3_Distance(fcBody_GetPosition(s.bodies[k]), start[k]));
+    }
+    double ground = fcScene_ContactLoad(body(&s, "ground")), safe = fcScene_ContactLoad(body(&s, "safe"));
+    printf("  heavy_on_light: bodies moved at most %.3g m; the ground carries %.6f N (%.6f N), the safe's contacts %.6f N "
+           "(%.6f N)\n",
+           moved, ground, mass * 9.81, safe, 100 * 9.81);
+    ENSURE_LE(moved, 1e-6);
+    ENSURE_NEAR(ground, mass * 9.81, 1e-6 * mass * 9.81);
+    ENSURE_NEAR(safe, 100 * 9.81, 1e-6 * 100 * 9.81);
+    fcScene_Free(&s);
+    return 0;
+}
+
 // The stacks demo says its towers stand and the mesh ground carries their whole weight, 4922.8 N: after its 10 s,
 // the top of each tower is where it started (within a slop) and the ground's contact forces sum to m g.
 static int test_stacks(void)
@@ -227,11 +266,7 @@ static int test_stacks(void)
         ENSURE_LE(fabs(startZ[k] - p.z), 0.005);
         ENSURE_LE(hypot(p.x - (k - 1) * 1.5, p.y), 0.005);
     }
-    fcContactData c[32];
-    int n = fcBody_GetContacts(body(&s, "ground"), c, 32);
-    double up = 0;
-    for (int m = 0; m < n && m < 32; ++m)
-        for (int q = 0; q < c[m].pointCount; ++q) up += c[m].points[q].normalForce * fabs(c[m].normal.z);
+    double up = fcScene_ContactLoad(body(&s, "ground"));
     printf("  stacks: the ground carries %.2f N (the weight: %.2f N)\n", up, mass * 9.81);
     ENSURE_NEAR(up, mass * 9.81, 1e-3 * mass * 9.81);
     fcScene_Free(&s);
@@ -908,6 +943,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_other_scenes);
     RUN_TEST(test_chains);
     RUN_TEST(test_stacks);
+    RUN_TEST(test_heavy_on_light_demo);
     RUN_TEST(test_defaults);
     RUN_TEST(test_mass_properties);
     RUN_TEST(test_shape_keys);

@@ -390,6 +390,8 @@ static const fcExactCurve fc_exactCurves[] = {
     {"box_on_plane", NULL, "exact m g (the 4 points together)", fcExactWeight, "box"},
     {"pyramid", NULL, "exact: the weight of all 36 boxes", fcExactAllWeight, "ground"},
     {"pyramid", NULL, "exact m g (its own weight)", fcExactWeight, "b7_0"},
+    {"heavy_on_light", NULL, "exact: the weight of all 6 bodies", fcExactAllWeight, "ground"},
+    {"heavy_on_light", NULL, "exact m g (its own weight)", fcExactWeight, "safe"},
     {"stacks", NULL, "exact: the weight of all 18 bodies", fcExactAllWeight, "ground"},
     {"stacks", NULL, "exact m g (its own weight)", fcExactWeight, "cyl5"},
 };
@@ -921,6 +923,7 @@ static const fcDemoInfo fc_demos[] = {
     {"double_pendulum", "a double pendulum of two rods on hinges", fc_plotForce, 0, 0, NULL, NULL},
     {"four_bar", "a planar four-bar linkage (a closed loop with redundant rows)", fc_plotForce, 0, 0, NULL, NULL},
     {"heavy_chain", "the chain with a 1000 kg last link (mass ratio 1000)", fc_plotForce, 0, 0, NULL, NULL},
+    {"heavy_on_light", "a 100 kg safe on a 1 kg foam block, and two 50 kg slabs on 1 kg pads: the loads exact", fc_plotForce, -0.5f, 0.1f, NULL, "ground safe"},
     {"knife_edge", "a knife edge (nonholonomic blade) tracing a circle on a plane", fc_plotForce, 0, 0, "blade", NULL},
     {"pendulum", "a pendulum released from the horizontal; tension 3 m g cos(theta)", fc_plotForce, 0, 0, NULL, NULL},
     {"pyramid", "a pyramid of 36 boxes on the ground, every contact force drawn; the ground carries 36 m g", fc_plotForce, -0.12f, 0.12f, NULL, NULL},
