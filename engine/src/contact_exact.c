@@ -83,8 +83,8 @@ void fcContacts_FindExactIslands(fcWorld* world)
         for (int l = 0; l < FC_LANES; ++l) {
             if (blk->manifold[l] == NULL) continue;
             bool ma = fcExact_Moving(blk, l, 0), mb = fcExact_Moving(blk, l, 1);
-            int root = fcExact_Find(parent, ma ? blk->a[l] : blk->b[l]);
             if (!ma && !mb) continue;
+            int root = fcExact_Find(parent, ma ? blk->a[l] : blk->b[l]);
             if (rows[root] >= 0) rows[root] += (int)blk->lanePoints[l];
             const fcBody* a = world->bodies + blk->bodyA[l];
             const fcBody* b = world->bodies + blk->bodyB[l];
