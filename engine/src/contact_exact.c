@@ -37,6 +37,14 @@ static bool fcExact_Moving(const fcContactBlock* blk, int lane, int side)
     return (side ? blk->writeB : blk->writeA)[lane] != 0;
 }
 
+// the island of a lane's manifold (the root of a moving side), -1: no manifold or no moving side
+static int fcExact_LaneRoot(const fcContactBlock* blk, int lane, int* parent)
+{
+    if (blk->manifold[lane] == NULL) return -1;
+    if (fcExact_Moving(blk, lane, 0)) return fcExact_Find(parent, blk->a[lane]);
+    return fcExact_Moving(blk, lane, 1) ? fcExact_Find(parent, blk->b[lane]) : -1;
+}
+
 // once a step, after the layout and the solver bodies' masses
 void fcContacts_FindExactIslands(fcWorld* world)
 {
@@ -81,10 +89,9 @@ void fcContacts_FindExactIslands(fcWorld* world)
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         for (int l = 0; l < FC_LANES; ++l) {
-            if (blk->manifold[l] == NULL) continue;
+            int root = fcExact_LaneRoot(blk, l, parent);
+            if (root < 0) continue;
             bool ma = fcExact_Moving(blk, l, 0), mb = fcExact_Moving(blk, l, 1);
-            if (!ma && !mb) continue;
-            int root = fcExact_Find(parent, ma ? blk->a[l] : blk->b[l]);
             if (rows[root] >= 0) rows[root] += (int)blk->lanePoints[l];
             const fcBody* a = world->bodies + blk->bodyA[l];
             const fcBody* b = world->bodies + blk->bodyB[l];
@@ -125,11 +132,8 @@ void fcContacts_FindExactIslands(fcWorld* world)
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
         for (int l = 0; l < FC_LANES; ++l) {
-            if (blk->manifold[l] == NULL) continue;
-            bool ma = fcExact_Moving(blk, l, 0), mb = fcExact_Moving(blk, l, 1);
-            if (!ma && !mb) continue;
-            int root = fcExact_Find(parent, ma ? blk->a[l] : blk->b[l]);
-            if (start[root] < 0) continue;
+            int root = fcExact_LaneRoot(blk, l, parent);
+            if (root < 0 || start[root] < 0) continue;
             for (int i = 0; i < (int)blk->lanePoints[l]; ++i) set->exactRows[start[root]++] = (fcExactRow){bi, l, i};
         }
     }
@@ -230,7 +234,7 @@ static void fcExact_Assemble(const fcExactSide (*side)[2], const fcVec3* normal,
 // velocities updated. Returns false (changing nothing) if the pivoting did not finish.
 static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n, fcReal* a, fcReal* l)
 {
-    fcReal q[FC_EXACT_MOST_ROWS], lambda[FC_EXACT_MOST_ROWS], w[FC_EXACT_MOST_ROWS] = {0}, old[FC_EXACT_MOST_ROWS];
+    fcReal q[FC_EXACT_MOST_ROWS], lambda[FC_EXACT_MOST_ROWS], w[FC_EXACT_MOST_ROWS] = {0}, lambda0[FC_EXACT_MOST_ROWS];
     bool pushed[FC_EXACT_MOST_ROWS];
     fcExactSide side[FC_EXACT_MOST_ROWS][2];
     fcVec3 normal[FC_EXACT_MOST_ROWS];
@@ -240,7 +244,7 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
         const fcContactBlock* blk = set->blocks + rows[i].block;
         const fcContactPoint4* sp = blk->point + rows[i].point;
         int lane = rows[i].lane;
-        old[i] = sp->normalImpulse[lane];
+        lambda0[i] = sp->normalImpulse[lane];
         fcReal u = -sp->bias[lane];
         for (int s = 0; s < 2; ++s) {
             const fcSolverBody* b = set->solverBodies + side[i][s].body;
@@ -251,8 +255,8 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
     }
     fcExact_Assemble((const fcExactSide(*)[2])side, normal, n, a);
     for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) q[i] -= a[i * n + j] * old[j];
-        pushed[i] = old[i] > 0;
+        for (int j = 0; j < n; ++j) q[i] -= a[i * n + j] * lambda0[j];
+        pushed[i] = lambda0[i] > 0;
         scale = fmax(scale, FC_FABS(q[i]));  // at rest J v - bias is 0, and q is A lambda_0: the sizes w is made of
     }
     // a row is pulling, or apart and approaching by more than round-off
@@ -293,17 +297,13 @@ static bool fcExact_SolveIsland(fcContactSet* set, const fcExactRow* rows, int n
     // billion times too large, which the refinement about doubles (where the rows have a solution it moves them
     // by some 1e-9); the rows that push are left approaching or parting. The sweeps take such an island.
     if (!done || refined > 1e-3 * largest) return false;
-    for (int i = 0; i < n; ++i) {
-        fcReal wi = q[i];
-        for (int j = 0; j < n; ++j) wi += a[i * n + j] * lambda[j];
-        w[i] = wi;
-        if (pushed[i] && FC_FABS(wi) > 100 * tolerance) return false;
-    }
+    for (int i = 0; i < n; ++i)  // w is of the final lambda: the last pivot's check ran through every row
+        if (pushed[i] && FC_FABS(w[i]) > 100 * tolerance) return false;
     for (int i = 0; i < n; ++i) {
         fcContactBlock* blk = set->blocks + rows[i].block;
         fcContactPoint4* sp = blk->point + rows[i].point;
         int lane = rows[i].lane;
-        fcReal delta = lambda[i] - old[i];
+        fcReal delta = lambda[i] - lambda0[i];
         sp->normalImpulse[lane] = lambda[i];
         // as the sweep's: the impulse the row asked for before clamping (negative: it wanted to pull)
         sp->trialImpulse[lane] = a[i * n + i] > 0 ? lambda[i] - w[i] / a[i * n + i] : lambda[i];

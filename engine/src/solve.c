@@ -52,12 +52,16 @@ void fcSolve_Velocities(fcWorld* world)
     if (!contacts) return;
     int iterations = 0;
     if (joints) fcContacts_LoadVelocities(world);
+    if (world->contacts.exactIslandCount > 0) {
+        // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
+        double t0 = fcNowMs();
+        fcContacts_SolveExact(world);
+        world->stats.profile.contactSolve += fcNowMs() - t0;
+    }
     int least = world->def.contactIterations, most = FC_CONTACT_MOST_SWEEPS * least;  // contact.h
     for (int it = 0; it < most; ++it) {
         double t0 = fcNowMs();
         bool settled = false;
-        // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
-        if (world->contacts.exactIslandCount > 0 && it == 0) fcContacts_SolveExact(world);
         fcReal change = fcContacts_Sweep(world, it, &settled);
         world->stats.profile.contactSolve += fcNowMs() - t0;
         iterations += 1;
