@@ -33,8 +33,9 @@ static void fcAddGround(fcWorldId w)
     fcCreateShape(fcCreateBody(w, &gd), &plane);
 }
 
-// A 1500-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), and
-// beside it a pile of 120 boxes falling onto the ground (contacts: the collide and contact stages).
+// A 1500-link S1 chain released horizontally (big enough that every parallel stage splits into chunks), beside it a
+// pile of 120 boxes falling onto the ground (contacts: the collide and contact stages), and heavy boxes falling onto
+// light platforms on rails.
 static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJointId* joints, int* jointCount)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -59,6 +60,28 @@ static fcWorldId fcBuildWorld(int workers, fcBodyId* bodies, int* bodyCount, fcJ
     fcAddGround(w);
     for (int k = 0; k < 120; ++k)
         bodies[nb++] = fcAddBox(w, k, fcV3(-20 + (k % 5) * 0.6 + 0.05 * (k % 3), (k / 5 % 4) * 0.6, 0.3 + (k / 20) * 0.7), 0.25);
+    // three 1 kg platforms on vertical rails at their stops, a 1000 kg box dropped onto each: islands solved exactly
+    // through the rails' rows, and the stops taking hold after the exact impulses (solve.c)
+    for (int k = 0; k < 3; ++k) {
+        fcBodyDef pd = fcDefaultBodyDef();
+        pd.position = fcV3(-30 + 2 * k, 0, 1);
+        fcBodyId platform = fcCreateBody(w, &pd);
+        fcShapeDef ps = fcDefaultShapeDef();
+        ps.type = fc_boxShape;
+        ps.halfExtents = fcV3(0.5, 0.5, 0.05);
+        ps.density = 10;
+        fcCreateShape(platform, &ps);
+        fcJointDef rail = fcDefaultJointDef(fc_sliderJoint);
+        rail.bodyB = platform;
+        rail.anchor = pd.position;
+        rail.axis = fcV3(0, 0, 1);
+        rail.enableLimit = true;
+        rail.lowerLimit = 0;
+        rail.upperLimit = 1;
+        joints[nj++] = fcCreateJoint(w, &rail);
+        bodies[nb++] = platform;
+        bodies[nb++] = fcAddBox(w, 4 * k, fcV3(-30 + 2 * k, 0.05 * k, 1.4 + 0.1 * k), 0.25);
+    }
     *bodyCount = nb;
     *jointCount = nj;
     return w;

@@ -559,6 +559,24 @@ fcReal fcRows_Velocity(const fcWorld* world, int i)
     return jv;
 }
 
+// how J_i v changes when body takes the impulse (linear, angular): J_i's part on that body (both parts when the row
+// ties the body to itself) times M~^-1, the inverse mass the joint solve moves it by, times the impulse; 0 when the
+// body does not move
+fcReal fcRows_Response(const fcWorld* world, int i, int body, fcVec3 linear, fcVec3 angular)
+{
+    const fcRowStore* r = &world->rows;
+    if (!fcMoves(world, body)) return 0;
+    const fcBody* b = world->bodies + body;
+    fcVec3 dv = fcVec3_Scale(b->invMass, linear), dw = fcMat33_MulV(b->invInertiaSolve, angular);
+    fcReal response = 0;
+    for (int s = 0; s < 2; ++s) {
+        if ((s ? r->bodyB[i] : r->bodyA[i]) != body) continue;
+        const fcReal* j = r->J[i] + 6 * s;
+        response += j[0] * dv.x + j[1] * dv.y + j[2] * dv.z + j[3] * dw.x + j[4] * dw.y + j[5] * dw.z;
+    }
+    return response;
+}
+
 // the velocity of body's point at lever r (zero for the world)
 static fcVec3 fcRows_PointVelocity(const fcWorld* world, int body, fcVec3 lever)
 {

@@ -40,6 +40,9 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->slotHeightKey);
     fcFree(set->exactRows);
     fcFree(set->exactIslands);
+    fcFree(set->exactJointIslands);
+    fcFree(set->exactJointBlocks);
+    fcFree(set->exactJointRowOf);
     fcFree(set->exactScratch);
     fcFree(set->exactMatrices);
     memset(set, 0, sizeof *set);

@@ -253,14 +253,20 @@ typedef struct fcContactSet {
     int layoutPoints;             // the points of this step's manifolds in the blocks
     bool layoutValid;
     // contact_exact.c, per step: the islands whose normal rows are solved exactly (heavy on light), island k's rows
-    // exactRows[exactIslands[k] .. exactIslands[k + 1])
+    // exactRows[exactIslands[k] .. exactIslands[k + 1]) and its joints' blocks (world->rows)
+    // exactJointBlocks[exactJointIslands[k] .. exactJointIslands[k + 1])
     struct fcExactRow* exactRows;
     int exactRowCapacity;
     int* exactIslands;
+    int* exactJointIslands;
     int exactIslandCount, exactIslandCapacity;
+    int* exactJointBlocks;
+    int exactJointBlockCapacity;
     int* exactScratch;
     int exactScratchCapacity;
-    fcReal* exactMatrices;        // A and its factor L of the island being solved (FC_EXACT_MOST_ROWS^2 each)
+    fcReal* exactMatrices;        // the island's A, its factor L, its joints' A_j and Z (FC_EXACT_MOST_ROWS^2 each)
+    int* exactJointRowOf;         // (exactJointRowCapacity) a joint row's place in the island being solved, -1 none
+    int exactJointRowCapacity;
 } fcContactSet;
 
 #define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
@@ -302,6 +308,7 @@ void fcContacts_SolvePositions(struct fcWorld* world, bool last);
 // contact_exact.c: once a step after the layout, the islands to solve exactly; before a substep's first sweep,
 // their solve
 void fcContacts_FindExactIslands(struct fcWorld* world);
-void fcContacts_SolveExact(struct fcWorld* world);
+// returns whether it solved an island with joints (the joint solve must then take up the impulses before a sweep)
+bool fcContacts_SolveExact(struct fcWorld* world);
 
 #endif

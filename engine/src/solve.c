@@ -35,6 +35,44 @@ static void fcSolve_Once(fcWorld* world)
 
 static void fcSolve_JointRows(fcWorld* world);
 
+// An inactive one-sided row i that would close its gap within the step (J v + f / h < 0) takes hold. A motor that
+// drove it onto the stop stalls there from now on with its bound: its row is left out and returned in *held.
+static bool fcSolve_TakeHold(fcWorld* world, int i, int* held)
+{
+    fcRowStore* r = &world->rows;
+    fcJoint* joint = world->joints + r->joint[i];
+    fcReal approach = fcRows_Velocity(world, i) + r->rate[i];
+    if (approach + fcStabilize_Bias(world, i) >= -1e-12) return false;
+    fcEvents_Hold(world, r->joint[i], r->error[i], -approach);
+    joint->active = true;
+    r->flags[i] &= (uint8_t)~fc_rowInactive;
+    if (joint->motorRow >= 0 && joint->motorClamp == 0) {
+        int mi = joint->rowStart + joint->motorRow;
+        joint->motorClamp = -r->rate[mi] > 0 ? 2 : -2;
+        r->flags[mi] |= fc_rowInactive;
+        *held = mi;
+    }
+    return true;
+}
+
+// After exact contact impulses through joints: a stop they now push a body onto takes hold at once, and the joints
+// are solved with it (the stops are settled before the contacts: a body resting at its stop, hit by a heavy one,
+// passed it for a substep and was thrown back). A joint with a motor waits for the next substep's settling (its
+// held bound would have to replace the impulse its motor row has applied). Returns whether one took hold.
+static bool fcSolve_HoldAfterContacts(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    bool changed = false;
+    for (int i = 0; i < r->count; ++i) {
+        const fcJoint* joint = world->joints + r->joint[i];
+        if (!(r->flags[i] & fc_rowUnilateral) || joint->active || joint->motorRow >= 0) continue;
+        int held = -1;
+        changed = fcSolve_TakeHold(world, i, &held) || changed;
+    }
+    if (changed) fcSolve_Once(world);
+    return changed;
+}
+
 // The mixed problem, by block Gauss-Seidel: the contact rows swept by PGS, the joint rows solved exactly
 // (one back-substitution with the step's factorization) after every sweep; the joints hold exactly at the end.
 void fcSolve_Velocities(fcWorld* world)
@@ -55,8 +93,21 @@ void fcSolve_Velocities(fcWorld* world)
     if (world->contacts.exactIslandCount > 0) {
         // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
         double t0 = fcNowMs();
-        fcContacts_SolveExact(world);
+        bool throughJoints = fcContacts_SolveExact(world);
         world->stats.profile.contactSolve += fcNowMs() - t0;
+        if (throughJoints) {
+            // the joints take up the exact impulses, as after a sweep: the solve counted on it. A stop that takes
+            // hold changes what the contacts see through the joints: the islands are solved again.
+            fcContacts_StoreVelocities(world);
+            fcSolve_Joints(world);
+            for (int round = 0; round < 4 && fcSolve_HoldAfterContacts(world); ++round) {
+                fcContacts_LoadVelocities(world);
+                fcContacts_SolveExact(world);
+                fcContacts_StoreVelocities(world);
+                fcSolve_Joints(world);
+            }
+            fcContacts_LoadVelocities(world);
+        }
     }
     int least = world->def.contactIterations, most = FC_CONTACT_MOST_SWEEPS * least;  // contact.h
     for (int it = 0; it < most; ++it) {
@@ -159,21 +210,8 @@ static void fcSolve_JointRows(fcWorld* world)
                 joint->active = false;
                 r->flags[i] |= fc_rowInactive;
                 changed = true;
-            } else if (!joint->active) {
-                fcReal approach = fcRows_Velocity(world, i) + r->rate[i];
-                if (approach + fcStabilize_Bias(world, i) < -1e-12) {
-                    fcEvents_Hold(world, r->joint[i], r->error[i], -approach);
-                    joint->active = true;
-                    r->flags[i] &= (uint8_t)~fc_rowInactive;
-                    changed = true;
-                    if (joint->motorRow >= 0 && joint->motorClamp == 0) {
-                        // the motor drove it onto the stop: from now on it stalls there with its bound
-                        int mi = joint->rowStart + joint->motorRow;
-                        joint->motorClamp = -r->rate[mi] > 0 ? 2 : -2;
-                        r->flags[mi] |= fc_rowInactive;
-                        firstHeld = mi;
-                    }
-                }
+            } else if (!joint->active && fcSolve_TakeHold(world, i, &firstHeld)) {
+                changed = true;
             }
         }
         if (!changed) break;

@@ -26,6 +26,8 @@ bool fcRows_Fill(fcWorld* world, fcReal time, bool errorsOnly);
 // M~^-1 of the bodies and W of the rows; displaced: the bodies moved since their world inertia was refreshed
 void fcRows_ComputeW(fcWorld* world, bool displaced);
 void fcRows_AssembleA(fcWorld* world, bool projection);
+// the change of row i's J v when body (a world body index) takes the impulse (linear, angular)
+fcReal fcRows_Response(const fcWorld* world, int i, int body, fcVec3 linear, fcVec3 angular);
 // moves the projection bodies while rows.projectionActive (the projection), else the bodies
 void fcRows_ApplyImpulses(fcWorld* world, const fcReal* lambda, fcReal scale, bool displace);
 // the projection's working copy of the bodies (fcProjectionBody): gathered from the bodies when it starts, the
