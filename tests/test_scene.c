@@ -219,29 +219,35 @@ static double fcScene_ContactLoad(fcBodyId b)
 }
 
 // The heavy_on_light demo says nothing moves (a 100 kg safe on a 1 kg block, 50 kg slabs on 1 kg pads: with the
-// sweeps alone the safe sank 3.7 cm and a pad squirted 25 cm out), the ground carries all six weights and the foam
-// block the safe's m g, exactly: after its 10 s, every body within 1e-6 m of where it started, the loads to 1e-6.
+// sweeps alone the safe sank 3.7 cm and a pad squirted 25 cm out; a 500 kg crate on a 1 kg platform at its rail's
+// stop, solved through the rail), the ground carries the six weights on it, the foam block the safe's m g and the
+// rail (m + M) g, exactly: after its 10 s, every body within 1e-6 m of where it started, the loads to 1e-6.
 static int test_heavy_on_light_demo(void)
 {
     fcScene s;
     ENSURE(loadShipped("heavy_on_light.json", &s));
-    ENSURE(s.bodyCount == 7 && s.jointCount == 0);
-    fcVec3 start[7];
-    double mass = 0;
-    for (int i = 0; i < s.bodyCount; ++i) start[i] = fcBody_GetPosition(s.bodies[i]), mass += fcBody_GetMass(s.bodies[i]);
-    ENSURE_NEAR(mass * 9.81, 1991.43, 1e-9);
+    ENSURE(s.bodyCount == 9 && s.jointCount == 1);
+    fcVec3 start[9];
+    double onGround = 0;
+    for (int i = 0; i < s.bodyCount; ++i) start[i] = fcBody_GetPosition(s.bodies[i]);
+    for (int i = 1; i <= 6; ++i) onGround += fcBody_GetMass(s.bodies[i]);
+    ENSURE_NEAR(onGround * 9.81, 1991.43, 1e-9);
+    double lifted = fcBody_GetMass(body(&s, "platform")) + fcBody_GetMass(body(&s, "crate"));
+    ENSURE_NEAR(lifted * 9.81, 4914.81, 1e-9);
     double moved = 0;
     for (int i = 0; i < 600; ++i) {
         ENSURE(fcWorld_Step(s.world));
         for (int k = 1; k < s.bodyCount; ++k) moved = fmax(moved, fcVec3_Distance(fcBody_GetPosition(s.bodies[k]), start[k]));
     }
     double ground = fcScene_ContactLoad(body(&s, "ground")), safe = fcScene_ContactLoad(body(&s, "safe"));
+    double rail = fcVec3_Length(fcJoint_GetReaction(s.joints[0]).force);
     printf("  heavy_on_light: bodies moved at most %.3g m; the ground carries %.6f N (%.6f N), the safe's contacts %.6f N "
-           "(%.6f N)\n",
-           moved, ground, mass * 9.81, safe, 100 * 9.81);
+           "(%.6f N), the rail %.6f N (%.6f N)\n",
+           moved, ground, onGround * 9.81, safe, 100 * 9.81, rail, lifted * 9.81);
     ENSURE_LE(moved, 1e-6);
-    ENSURE_NEAR(ground, mass * 9.81, 1e-6 * mass * 9.81);
+    ENSURE_NEAR(ground, onGround * 9.81, 1e-6 * onGround * 9.81);
     ENSURE_NEAR(safe, 100 * 9.81, 1e-6 * 100 * 9.81);
+    ENSURE_NEAR(rail, lifted * 9.81, 1e-6 * lifted * 9.81);
     fcScene_Free(&s);
     return 0;
 }
