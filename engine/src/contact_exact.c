@@ -101,7 +101,7 @@ void fcContacts_FindExactIslands(fcWorld* world)
     int* jointRows = start + bodies;   // per root: the rows of its joints
     int* jointStart = jointRows + bodies;  // per root: its first block in exactJointBlocks
     uint8_t* marks = (uint8_t*)(jointStart + bodies);  // per root: 1 a kinematic body touches it, 2 an overlap
-                                                       // past the slop, 4 a joint's body is stiffened
+                                                       // past the slop, 4 a joint the sweeps must take
     for (int k = 0; k < bodies; ++k) parent[k] = k, rows[k] = 0, start[k] = -1, jointRows[k] = 0, marks[k] = 0;
     for (int bi = 0; bi < set->blockCount; ++bi) {
         const fcContactBlock* blk = set->blocks + bi;
@@ -135,10 +135,11 @@ void fcContacts_FindExactIslands(fcWorld* world)
                 start[root] = 0;  // marked; the row offsets follow
         }
     }
-    // and its joints' rows; a body the geometric stiffness stiffens (pulled by its joints at two places) leaves the
-    // island to the sweeps: the joint solve moves it by another inertia (M~) than the contacts (M), so the joints'
-    // Schur complement is not the response the contact rows see (W came out indefinite, and a ragdoll taking an impact
-    // was thrown at 80 m/s)
+    // and its joints' rows. Left to the sweeps, as joints the Schur complement does not describe: a body the
+    // geometric stiffness stiffens (pulled by its joints at two places), which the joint solve moves by another
+    // inertia (M~) than the contacts (M) (W came out indefinite, and a ragdoll taking an impact was thrown at
+    // 80 m/s), and a motor, whose row is bounded (solved as an equality it stopped a crate landing on a platform
+    // with 40 times the motor's force)
     for (int b = 0; b < joints->blockCount; ++b) {
         int root = fcExact_BlockRoot(world, b, parent);
         if (root < 0) continue;
@@ -148,6 +149,8 @@ void fcContacts_FindExactIslands(fcWorld* world)
             int body = s ? joints->bodyB[i] : joints->bodyA[i];
             if (fcExact_BodyMoves(world, body) && world->bodies[body].stiffnessRate != 0) marks[root] |= 4;
         }
+        for (int k = i; k < i + joints->blocksize[b]; ++k)
+            if (joints->flags[k] & fc_rowBounded) marks[root] |= 4;
     }
     int total = 0, islands = 0;
     for (int k = 0; k < bodies; ++k) {
@@ -398,15 +401,16 @@ static bool fcExact_SolveIsland(fcWorld* world, const fcExactRow* rows, int n, c
         scale = fmax(scale, FC_FABS(u));
     }
     fcExact_Assemble((const fcExactSide(*)[2])side, normal, n, a);
-    fcReal free[FC_EXACT_MOST_ROWS];  // A's diagonal: the rows' response without the joints
-    for (int i = 0; i < n; ++i) free[i] = a[i * n + i];
+    fcReal unjointed[FC_EXACT_MOST_ROWS];  // A's diagonal: the rows' response without the joints
+    for (int i = 0; i < n; ++i) unjointed[i] = a[i * n + i];
     if (blockCount > 0)
         fcExact_ThroughJoints(world, (const fcExactSide(*)[2])side, normal, n, blocks, blockCount, a, l + square,
                               l + 2 * square, l + 3 * square);
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) q[i] -= a[i * n + j] * lambda0[j];
-        // a row the joints hold (a platform at its stop on the ground) moves nothing: the sweeps keep its impulse
-        held[i] = !(a[i * n + i] > 1e-9 * free[i]);
+        // a row the joints hold (a platform at its stop on the ground) moves nothing: the sweeps keep its impulse (W_ii
+        // is then round-off of A_ii)
+        held[i] = !(a[i * n + i] > fmax(1e-9, 1000 * FC_EPSILON) * unjointed[i]);
         pushed[i] = lambda0[i] > 0 && !held[i];
         scale = fmax(scale, FC_FABS(q[i]));  // at rest J v - bias is 0, and q is A lambda_0: the sizes w is made of
     }
@@ -483,7 +487,8 @@ bool fcContacts_SolveExact(fcWorld* world)
     for (int k = 0; k < set->exactIslandCount; ++k) {
         int first = set->exactIslands[k], n = set->exactIslands[k + 1] - first;
         int jointFirst = set->exactJointIslands[k], blocks = set->exactJointIslands[k + 1] - jointFirst;
-        if (fcExact_SolveIsland(world, set->exactRows + first, n, set->exactJointBlocks + jointFirst, blocks)) {
+        const int* joints = blocks > 0 ? set->exactJointBlocks + jointFirst : NULL;
+        if (fcExact_SolveIsland(world, set->exactRows + first, n, joints, blocks)) {
             solved += n;
             throughJoints = throughJoints || blocks > 0;
         }

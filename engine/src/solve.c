@@ -55,22 +55,70 @@ static bool fcSolve_TakeHold(fcWorld* world, int i, int* held)
     return true;
 }
 
-// After exact contact impulses through joints: a stop they now push a body onto takes hold at once, and the joints
-// are solved with it (the stops are settled before the contacts: a body resting at its stop, hit by a heavy one,
-// passed it for a substep and was thrown back). A joint with a motor waits for the next substep's settling (its
-// held bound would have to replace the impulse its motor row has applied). Returns whether one took hold.
-static bool fcSolve_HoldAfterContacts(fcWorld* world)
+// A one-sided row i lets go (its joint's release event when it held last step)
+static void fcSolve_LetGo(fcWorld* world, int i, fcReal lambda)
+{
+    fcRowStore* r = &world->rows;
+    fcJoint* joint = world->joints + r->joint[i];
+    if (joint->lastForce > 0) fcEvents_Release(world, r->joint[i], lambda);
+    joint->active = false;
+    r->flags[i] |= fc_rowInactive;
+}
+
+// After exact contact impulses through joints the one-sided rows are settled again, as fcSolve_JointRows settles
+// them before the contacts, and the joints solved with the new set. A stop the bodies now approach takes hold (a
+// body resting free at its stop, hit by a heavy one, passed it for a substep and was thrown back); one that the
+// substep's impulses leave pulling (applied < 0: a platform resting on its stop, struck from below) lets go, its
+// impulse taken back. Joints with a motor take no part (an island with one is not solved exactly). Returns whether
+// the set changed.
+static bool fcSolve_SettleAfterContacts(fcWorld* world)
+{
+    fcRowStore* r = &world->rows;
+    bool changed = false;
+    for (int i = 0; i < r->count; ++i) r->lambda[i] = 0;
+    for (int i = 0; i < r->count; ++i) {
+        const fcJoint* joint = world->joints + r->joint[i];
+        if (!(r->flags[i] & fc_rowUnilateral) || joint->motorRow >= 0) continue;
+        int held = -1;
+        if (joint->active && r->applied[i] < 0) {
+            fcSolve_LetGo(world, i, r->applied[i]);
+            r->lambda[i] = -r->applied[i];
+            r->applied[i] = 0;
+            changed = true;
+        } else if (!joint->active && fcSolve_TakeHold(world, i, &held)) {
+            changed = true;
+        }
+    }
+    if (!changed) return false;
+    fcRows_ApplyImpulses(world, r->lambda, 1, false);  // the impulses of the rows that let go, taken back
+    fcSolve_Once(world);
+    return true;
+}
+
+// A motor is settled on its bound before the contacts; the joint solves between the sweeps then hold its row as an
+// equality, and a load the contacts put on it went through it whole (a 5 kg crate landing on a platform held by a
+// 100 N motor: 246 N). After such a solve a motor row whose impulse in this (sub)step passed its bound is held at the
+// bound from now on, as fcSolve_JointRows holds it, the excess taken back, and the joints solved without it.
+// Returns whether one was held.
+static bool fcSolve_BoundMotors(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     bool changed = false;
     for (int i = 0; i < r->count; ++i) {
-        const fcJoint* joint = world->joints + r->joint[i];
-        if (!(r->flags[i] & fc_rowUnilateral) || joint->active || joint->motorRow >= 0) continue;
-        int held = -1;
-        changed = fcSolve_TakeHold(world, i, &held) || changed;
+        r->lambda[i] = 0;
+        if (!(r->flags[i] & fc_rowBounded) || (r->flags[i] & fc_rowInactive) || FC_FABS(r->applied[i]) <= r->bound[i])
+            continue;
+        fcReal sign = r->applied[i] > 0 ? 1 : -1;
+        r->lambda[i] = sign * r->bound[i] - r->applied[i];
+        r->applied[i] = sign * r->bound[i];
+        world->joints[r->joint[i]].motorClamp = (int)sign;
+        r->flags[i] |= fc_rowInactive;
+        changed = true;
     }
-    if (changed) fcSolve_Once(world);
-    return changed;
+    if (!changed) return false;
+    fcRows_ApplyImpulses(world, r->lambda, 1, false);
+    fcSolve_Once(world);
+    return true;
 }
 
 // The mixed problem, by block Gauss-Seidel: the contact rows swept by PGS, the joint rows solved exactly
@@ -97,12 +145,14 @@ void fcSolve_Velocities(fcWorld* world)
         world->stats.profile.contactSolve += fcNowMs() - t0;
         if (throughJoints) {
             // the joints take up the exact impulses, as after a sweep: the solve counted on it. A stop that takes
-            // hold changes what the contacts see through the joints: the islands are solved again.
+            // hold or lets go changes what the contacts see through the joints: the islands are solved again.
             fcContacts_StoreVelocities(world);
             fcSolve_Joints(world);
-            for (int round = 0; round < 4 && fcSolve_HoldAfterContacts(world); ++round) {
+            for (int round = 0; round < 4 && fcSolve_SettleAfterContacts(world); ++round) {
                 fcContacts_LoadVelocities(world);
+                double t1 = fcNowMs();
                 fcContacts_SolveExact(world);
+                world->stats.profile.contactSolve += fcNowMs() - t1;
                 fcContacts_StoreVelocities(world);
                 fcSolve_Joints(world);
             }
@@ -120,6 +170,7 @@ void fcSolve_Velocities(fcWorld* world)
             // the joint solve works on the bodies' velocities
             fcContacts_StoreVelocities(world);
             fcSolve_Joints(world);
+            fcSolve_BoundMotors(world);
             fcContacts_LoadVelocities(world);
         }
         if (change <= world->def.contactTolerance || (it + 1 >= least && settled)) break;
@@ -206,9 +257,7 @@ static void fcSolve_JointRows(fcWorld* world)
             }
             if (!(r->flags[i] & fc_rowUnilateral)) continue;
             if (joint->active && r->lambda[i] < 0) {
-                if (joint->lastForce > 0) fcEvents_Release(world, r->joint[i], r->lambda[i]);
-                joint->active = false;
-                r->flags[i] |= fc_rowInactive;
+                fcSolve_LetGo(world, i, r->lambda[i]);
                 changed = true;
             } else if (!joint->active && fcSolve_TakeHold(world, i, &firstHeld)) {
                 changed = true;
