@@ -1151,6 +1151,45 @@ static int test_sleeping(void)
     return 0;
 }
 
+// A sleeping body is woken, with its island, before an awake one touches it (fcContacts_WakeSleepers): asleep it
+// takes no joint rows, and a 5 kg box asleep at its rail's stop, hit by a 190 kg box on a rail at 1.855 m/s, left
+// its rail for two steps (by 3 cm, rising 5 mm) until the step's island update woke it, and its rail's projection
+// then threw it back: the world's energy rose by 28 % in a step. Now the stop takes the heavy box's momentum, 352.45 N s
+// to 1e-6, the light box does not move, and the energy never rises.
+static int test_sleeper_woken_before_it_is_hit(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, true);
+    fcAddGround(w, 0.6);
+    fcBodyId light = fcAddBox(w, fcV3(0, 0, 0.3), fcV3(0.28, 0.28, 0.28), 5, 0.6);
+    fcJointId stop = fcAddRail(w, light, fcV3(1, 0, 0), true, 0, 2);
+    double heavy = 190, speed = 1.855;
+    fcBodyId big = fcAddBox(w, fcV3(3, 0, 0.11), fcV3(0.1, 0.1, 0.1), heavy, 0.6);
+    fcAddRail(w, big, fcV3(1, 0, 0), false, 0, 0);
+    bool slept = false;
+    for (int i = 0; i < 60; ++i) {
+        ENSURE(fcWorld_Step(w));
+        slept = slept || fcWorld_GetStats(w).awakeBodies == 0;
+    }
+    ENSURE(slept);  // both at rest on their rails, asleep; the heavy one is then set going (which wakes it)
+    ENSURE(fcBody_SetLinearVelocity(big, fcV3(-speed, 0, 0)));
+    double e0 = fcWorld_GetStats(w).energy + 0.5 * heavy * speed * speed, rise = -1e300, moved = 0, taken = 0;
+    fcVec3 start = fcBody_GetPosition(light);
+    for (int i = 0; i < 120; ++i) {
+        ENSURE(fcWorld_Step(w));
+        rise = fmax(rise, fcWorld_GetStats(w).energy - e0);
+        moved = fmax(moved, fcVec3_Distance(fcBody_GetPosition(light), start));
+        taken += fcJoint_GetReaction(stop).force.x / 60;
+    }
+    printf("  a 190 kg box at 1.855 m/s into a 5 kg box asleep at its rail's stop: the light box moved %.3g m, the "
+           "energy rose by at most %.3g J, the stop took %.9g N s (M v = %.9g N s)\n",
+           moved, rise, taken, heavy * speed);
+    ENSURE_LE(moved, 1e-6);
+    ENSURE_LE(rise, 1e-9 * e0);
+    ENSURE_NEAR(taken, heavy * speed, 1e-6 * heavy * speed);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice)
 typedef struct PreSolveState {
     fcBodyId ghost, skater;
@@ -1305,6 +1344,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_unseen_shape_catches_up);
     RUN_TEST(test_spring_beside_contacts);
     RUN_TEST(test_sleeping);
+    RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);

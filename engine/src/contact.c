@@ -43,6 +43,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->exactJointIslands);
     fcFree(set->exactJointBlocks);
     fcFree(set->exactJointRowOf);
+    fcFree(set->sleepersToWake);
     fcFree(set->exactScratch);
     fcFree(set->exactMatrices);
     memset(set, 0, sizeof *set);
@@ -620,6 +621,40 @@ static bool fcContacts_WithinMargin(fcAabb a, fcAabb b, fcReal margin)
            a.lo.z - b.hi.z < margin && b.lo.z - a.hi.z < margin;
 }
 
+// Sleepers an awake body (or a moving kinematic one) is about to touch, woken with their islands before the
+// narrowphase (fcIslands_Wake): asleep, a body takes no joint rows and its pairs with other sleepers are not collided,
+// so a contact impulse moved it off its joints. About to touch: the fat boxes overlap and the tight boxes come within
+// the pair's margin, as for the narrowphase. Only while some body sleeps (a pass over the pair slots).
+static void fcContacts_WakeSleepers(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    int count = 0;
+    for (int ci = 0; ci < set->high; ++ci) {
+        const fcContact* c = fcContacts_Pair(set, ci);
+        if (!c->inUse || c->sensor) continue;
+        const fcBody* ba = world->bodies + c->bodyA;
+        const fcBody* bb = world->bodies + c->bodyB;
+        bool sleepsA = ba->type == fc_dynamicBody && ba->asleep, sleepsB = bb->type == fc_dynamicBody && bb->asleep;
+        if (sleepsA == sleepsB) continue;
+        const fcBody* other = sleepsA ? bb : ba;
+        bool drives = (other->type == fc_dynamicBody) ||
+                      (other->type == fc_kinematicBody &&
+                       (fcVec3_Length(other->linearVelocity) > 0 || fcVec3_Length(other->angularVelocity) > 0));
+        if (!drives) continue;
+        const fcShape* sa = world->shapes + c->shapeA;
+        const fcShape* sb = world->shapes + c->shapeB;
+        if (!fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy) ||
+            !fcContacts_WithinMargin(sa->aabb, sb->aabb, fcContacts_Margin(world, c)))
+            continue;
+        if (count == set->sleepersToWakeCapacity) {
+            set->sleepersToWakeCapacity = count ? 2 * count : 16;
+            set->sleepersToWake = fcRealloc(set->sleepersToWake, sizeof(int) * (size_t)set->sleepersToWakeCapacity);
+        }
+        set->sleepersToWake[count++] = sleepsA ? c->bodyA : c->bodyB;
+    }
+    if (count > 0) fcIslands_Wake(world, set->sleepersToWake, count);
+}
+
 // A pair slot's state after the narrowphase (fcContactSet.slotState): the sequential pass after it reads these two
 // bytes a slot instead of the pair (its fields lie 3 KB apart, so each pair read there, and again by the manifold
 // index and the sort by height, was a cache miss: in the S4 rain, 16 thousand a step)
@@ -701,6 +736,7 @@ void fcContacts_Collide(fcWorld* world)
     }
     fcContacts_RefreshProxies(world);
     fcBroadphase_UpdatePairs(&world->broadphase, fcContacts_PairFound, world);
+    if (world->asleepCount > 0) fcContacts_WakeSleepers(world);
     double t1 = fcNowMs();
     prof->broadphase += t1 - t0;
 

@@ -267,6 +267,8 @@ typedef struct fcContactSet {
     fcReal* exactMatrices;        // the island's A, its factor L, its joints' A_j and Z (FC_EXACT_MOST_ROWS^2 each)
     int* exactJointRowOf;         // (exactJointRowCapacity) a joint row's place in the island being solved, -1 none
     int exactJointRowCapacity;
+    int* sleepersToWake;          // the collide stage's: sleeping bodies an awake one is about to touch
+    int sleepersToWakeCapacity;
 } fcContactSet;
 
 #define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)

@@ -73,6 +73,8 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
 
 // island.c: group the bodies, put resting islands to sleep and wake disturbed ones (after the step)
 void fcIslands_Update(fcWorld* world);
+// wake, before the step's solve, the islands of the sleeping bodies listed (an awake body is about to touch them)
+void fcIslands_Wake(fcWorld* world, const int* sleepers, int count);
 
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);

@@ -165,6 +165,8 @@ typedef struct fcWorld {
     int collideEventCount;  // events of the collide stage (kept when a step is retaken)
     int* islandScratch;     // (3 x islandScratchCapacity) union-find parents and per-root flags, kept between steps
     int islandScratchCapacity;
+    int asleepCount;        // bodies asleep after the last island update (at most: bodies woken or destroyed since
+                            // are still counted): 0 lets the collide stage skip its search for sleepers to wake
 } fcWorld;
 
 // Inside the projection the state of a body that a block touches lives in its projection body (fcProjectionBody, the row
