@@ -551,6 +551,40 @@ static int test_cylinder_random_poses(void)
     return 0;
 }
 
+// Cores that barely touch: a cylinder on its side and a box from a stress run's pile, their surfaces 1.9e-6 m apart
+// along n = (0.60, 0.80, 0). GJK counted it an overlap, its simplex holding the origin only to rounding, and EPA
+// answered with a face it never expanded, facing from the box to the cylinder: 2.58 m of overlap, and the position pass
+// moved the cylinder 0.9 m. The box moved by s toward the cylinder along n: the deepest point is 1.9e-6 - s apart
+// (to 1e-5), and the normal points from the first shape to the second, in either order.
+static int test_epa_touching_cylinder_box(void)
+{
+    fcGeometry cyl = Cylinder(0.41841751619950257, 0.766667610788268);
+    fcGeometry box = Box(0.450970418552897, 0.5037708387658797, 0.5342923628761477);
+    fcTransform xa = AtQ(fcV3(0.13833373108190128, -1.9255294432602004, 0.41840660589903145),
+                         fcQuat_Normalize((fcQuat){0.3816909005950788, 0.6053147350453081, 0.3654670101239385, 0.5952646406859852}));
+    fcVec3 at = fcV3(1.5031898563769168, -1.3393161949267562, 0.4509685877361937);
+    fcQuat q = fcQuat_Normalize((fcQuat){0.22413030195847575, 0.6706463851777144, -0.22413152497125144, 0.6706445357312089});
+    fcVec3 n = fcVec3_Normalize(fcV3(0.6012, 0.7991, 0));
+    const double moves[] = {0, 1e-7, 1e-6, 1e-4, 1e-3, 1e-2, -1e-3};
+    double worst = 0;
+    for (int k = 0; k < 7; ++k) {
+        fcTransform xb = AtQ(fcVec3_MulAdd(at, -moves[k], n), q);
+        for (int order = 0; order < 2; ++order) {
+            fcManifold m;
+            int c = order ? fcCollide(&box, xb, &cyl, xa, 0.02, NULL, &m, 1) : fcCollide(&cyl, xa, &box, xb, 0.02, NULL, &m, 1);
+            ENSURE(c == 1 && m.pointCount >= 1);
+            double lo = 1e30;
+            for (int i = 0; i < m.pointCount; ++i) lo = fmin(lo, m.points[i].separation);
+            worst = fmax(worst, fabs(lo - (1.9e-6 - moves[k])));
+            ENSURE(fcVec3_Dot(m.normal, n) * (order ? -1 : 1) > 0.99);
+        }
+    }
+    printf("  a cylinder and a box touching to 1.9e-6 m, moved into each other by up to 1 cm: separations within %.3g m "
+           "of 1.9e-6 m - the move\n", worst);
+    ENSURE_LE(worst, 1e-5 + 10 * CLOSE);
+    return 0;
+}
+
 static int test_sphere_and_capsule_on_hull(void)
 {
     fcHull* cube = MakeBoxHull(1, 1, 1);
@@ -1378,6 +1412,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_cylinder_random_poses);
     RUN_TEST(test_sphere_and_capsule_on_hull);
     RUN_TEST(test_cylinder_contacts);
+    RUN_TEST(test_epa_touching_cylinder_box);
     RUN_TEST(test_plane_hull);
     RUN_TEST(test_plane_hull_keeps_a_deep_corner);
     RUN_TEST(test_mesh_box_on_two_triangles);

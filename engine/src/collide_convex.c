@@ -1281,6 +1281,19 @@ static int fcPair_Collide(const fcConvex* A, const fcConvex* B, fcReal margin, f
         n = fcVec3_Dot(n, n) > 0 ? fcVec3_Normalize(n) : fcV3(0, 0, 1);
         depth = 0;
         pa = pb = g.a;
+    } else {
+        // Where the cores barely touch, GJK's simplex may hold the origin only to rounding, and EPA, stopping on a
+        // horizon that is not one loop, answer with a face of it that it never expanded, facing the wrong way: a
+        // cylinder and a box touching were given the normal from the box to the cylinder and 2.58 m of overlap
+        // along it. The cores' overlap along the normal (max over A - min over B) tells: the other way overlaps
+        // less, or not at all, then that is the normal and they touch.
+        fcReal along = fcVec3_Dot(fcSupport(A, B, n).w, n);
+        fcReal back = -fcVec3_Dot(fcSupport(A, B, fcVec3_Neg(n)).w, n);
+        if (back < along) {
+            n = fcVec3_Neg(n);
+            depth = fcMax(back, 0.0);
+            pa = pb = g.a;
+        }
     }
     return fcManifold_FromNormal(A, B, n, pa, pb, -depth - rSum, margin, w, m);
 }
