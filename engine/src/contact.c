@@ -15,6 +15,8 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->hashHeads);
     fcFree(set->hashNext);
     fcFree(set->pairKeys);
+    fcFree(set->pairBodies);
+    fcFree(set->bodyWakes);
     fcFree(set->touching);
     fcFree(set->solverBodies);
     fcFree(set->solverBodyIndex);
@@ -120,6 +122,7 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
             set->freeList = fcRealloc(set->freeList, sizeof(int) * (size_t)set->capacity);
             set->hashNext = fcRealloc(set->hashNext, sizeof(int) * (size_t)set->capacity);
             set->pairKeys = fcRealloc(set->pairKeys, sizeof(uint64_t) * (size_t)set->capacity);
+            set->pairBodies = fcRealloc(set->pairBodies, sizeof(int) * 2 * (size_t)set->capacity);
         }
         if (set->high == set->pageCount * FC_PAIR_PAGE) {
             if (set->pageCount == set->pageCapacity) {
@@ -147,6 +150,8 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     }
     uint32_t h = fcPairHash(a, b) & (uint32_t)(set->hashSize - 1);
     set->pairKeys[index] = fcPairKey(a, b);
+    set->pairBodies[2 * index] = c->sensor ? -1 : c->bodyA;  // a sensor wakes nothing
+    set->pairBodies[2 * index + 1] = c->sensor ? -1 : c->bodyB;
     set->hashNext[index] = set->hashHeads[h];
     set->hashHeads[h] = index;
 }
@@ -159,6 +164,7 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     while (*link != index) link = set->hashNext + *link;
     *link = set->hashNext[index];
     c->inUse = false;
+    set->pairBodies[2 * index] = set->pairBodies[2 * index + 1] = -1;
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
 }
 
@@ -628,19 +634,24 @@ static bool fcContacts_WithinMargin(fcAabb a, fcAabb b, fcReal margin)
 static void fcContacts_WakeSleepers(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
+    // per body: 1 asleep, 2 awake and dynamic or kinematic and moving (what wakes a sleeper it touches); one pass
+    // over the bodies, then the pair slots' compact body pairs (a mostly sleeping pile of 1200 boxes has 11575 slots,
+    // whose records the first version of this search read: 0.1 ms a step)
+    if (set->bodyWakesCapacity < world->bodyHigh) {
+        set->bodyWakesCapacity = world->bodyHigh;
+        set->bodyWakes = fcRealloc(set->bodyWakes, (size_t)world->bodyHigh);
+    }
+    uint8_t* wakes = set->bodyWakes;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        const fcBody* b = world->bodies + k;
+        bool moving = b->type == fc_kinematicBody && (fcVec3_Length(b->linearVelocity) > 0 || fcVec3_Length(b->angularVelocity) > 0);
+        wakes[k] = !b->inUse ? 0 : b->type == fc_dynamicBody ? (b->asleep ? 1 : 2) : moving ? 2 : 0;
+    }
     int count = 0;
     for (int ci = 0; ci < set->high; ++ci) {
+        int a = set->pairBodies[2 * ci], b = set->pairBodies[2 * ci + 1];
+        if (a < 0 || (wakes[a] | wakes[b]) != 3) continue;  // one asleep, the other waking
         const fcContact* c = fcContacts_Pair(set, ci);
-        if (!c->inUse || c->sensor) continue;
-        const fcBody* ba = world->bodies + c->bodyA;
-        const fcBody* bb = world->bodies + c->bodyB;
-        bool sleepsA = ba->type == fc_dynamicBody && ba->asleep, sleepsB = bb->type == fc_dynamicBody && bb->asleep;
-        if (sleepsA == sleepsB) continue;
-        const fcBody* other = sleepsA ? bb : ba;
-        bool drives = (other->type == fc_dynamicBody) ||
-                      (other->type == fc_kinematicBody &&
-                       (fcVec3_Length(other->linearVelocity) > 0 || fcVec3_Length(other->angularVelocity) > 0));
-        if (!drives) continue;
         const fcShape* sa = world->shapes + c->shapeA;
         const fcShape* sb = world->shapes + c->shapeB;
         if (!fcBroadphase_TestOverlap(&world->broadphase, sa->proxy, sb->proxy) ||
@@ -650,7 +661,7 @@ static void fcContacts_WakeSleepers(fcWorld* world)
             set->sleepersToWakeCapacity = count ? 2 * count : 16;
             set->sleepersToWake = fcRealloc(set->sleepersToWake, sizeof(int) * (size_t)set->sleepersToWakeCapacity);
         }
-        set->sleepersToWake[count++] = sleepsA ? c->bodyA : c->bodyB;
+        set->sleepersToWake[count++] = wakes[a] == 1 ? a : b;
     }
     if (count > 0) fcIslands_Wake(world, set->sleepersToWake, count);
 }

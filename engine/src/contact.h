@@ -196,6 +196,8 @@ typedef struct fcContactSet {
     // look-ups walk these, not the pairs (3 KB apart, and out of the caches when the broadphase runs)
     int* hashNext;
     uint64_t* pairKeys;
+    int* pairBodies;              // (2 x capacity) slot k's bodies at 2k, 2k + 1, -1 for a free slot: the wake search
+                                  // reads these instead of the pairs' records (fcContacts_WakeSleepers)
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
@@ -269,6 +271,8 @@ typedef struct fcContactSet {
     int exactJointRowCapacity;
     int* sleepersToWake;          // the collide stage's: sleeping bodies an awake one is about to touch
     int sleepersToWakeCapacity;
+    uint8_t* bodyWakes;           // (bodyWakesCapacity) the wake search's scratch: per body, 1 a sleeper, 2 what wakes one
+    int bodyWakesCapacity;
 } fcContactSet;
 
 #define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
