@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // fulcrum-bench-contacts: contact-heavy scenes (S3's pyramid of 210 boxes, S4's 1000 boxes raining into a
-// bin, a 50-link chain falling on the ground, 20 ragdolls piled up) with sleeping off: ms per step (median of
-// the runs' means), the broadphase / narrowphase / solve split, contacts, sweeps, complementarity residual
-// and the largest penetration. Prints figures; never fails.
+// bin, a 50-link chain falling on the ground, 20 ragdolls piled up) with sleeping off, and a pile of 1200 boxes
+// asleep (what sleeping costs): ms per step (median of the runs' means), the broadphase / narrowphase / solve
+// split, contacts, sweeps, complementarity residual and the largest penetration. Prints figures; never fails.
 #include "fulcrum/fulcrum.h"
 
 #include <math.h>
@@ -123,10 +123,23 @@ static void fcBench_Ragdolls(fcWorldId w)
     }
 }
 
+// 1200 unit boxes in 3 layers of 20 x 20 columns 2 cm apart, on the ground: with sleeping on they settle and fall
+// asleep within the settling steps, and the timed steps measure a world at rest
+static void fcBench_SleepingPile(fcWorldId w)
+{
+    fcBench_Static(w, fc_planeShape, fcV3(0, 0, 0), fcV3(1, 1, 1));
+    for (int layer = 0; layer < 3; ++layer)
+        for (int i = 0; i < 20; ++i)
+            for (int j = 0; j < 20; ++j)
+                fcBench_Box(w, fcV3(i * 1.02, j * 1.02, 0.5 + layer), fcQuat_Identity(), fcV3(0.5, 0.5, 0.5), 1);
+}
+
 typedef struct fcBenchScene {
     const char* name;
     void (*build)(fcWorldId w);
     int steps;
+    int settle;     // steps taken before the timed ones
+    bool sleeping;  // the world's enableSleeping
 } fcBenchScene;
 
 static int fcCompareDouble(const void* a, const void* b)
@@ -156,25 +169,30 @@ int main(int argc, char** argv)
         fprintf(stderr, "fulcrum-bench-contacts: --threads must be 1..%d\n", FC_MAX_WORKERS);
         return 2;
     }
-    fcBenchScene scenes[] = {{"pyramid20", fcBench_Pyramid, 600}, {"rain1000", fcBench_Rain, 300},
-                             {"chain50", fcBench_Chain, 300}, {"ragdolls20", fcBench_Ragdolls, 300}};
-    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off, defaults (2 substeps x 8 sweeps, more while unsettled), %d thread%s%s\n",
+    fcBenchScene scenes[] = {{"pyramid20", fcBench_Pyramid, 600, 0, false},
+                             {"rain1000", fcBench_Rain, 300, 0, false},
+                             {"chain50", fcBench_Chain, 300, 0, false},
+                             {"ragdolls20", fcBench_Ragdolls, 300, 0, false},
+                             {"asleep1200", fcBench_SleepingPile, 300, 900, true}};
+    printf("fulcrum-bench-contacts  fcReal %s  h = 1/60 s, sleeping off (asleep1200: on, timed after 900 steps), defaults (2 substeps x 8 sweeps, more while unsettled), %d thread%s%s\n",
            sizeof(fcReal) == 8 ? "double" : "float", threads, threads > 1 ? "s" : "",
            quick ? "  QUICK (smoke run: figures not meaningful)" : "");
     printf("ms/step: median over %d runs of the per-run mean; split: means over the run\n\n", repeat);
     printf("%-11s %6s %8s %8s %8s %8s %8s %8s %7s %7s %6s %9s %9s\n", "scene", "bodies", "ms/step", "worst", "broad",
            "narrow", "csolve", "joints", "pairs", "points", "sweeps", "resid m/s", "pen m");
+    int asleepAwake = 0;
     for (size_t s = 0; s < sizeof scenes / sizeof scenes[0]; ++s) {
         double means[50], worst = 0, broad = 0, narrow = 0, csolve = 0, joints = 0, resid = 0, pen = 0;
-        int pairs = 0, points = 0, sweeps = 0, bodies = 0;
+        int pairs = 0, points = 0, sweeps = 0, bodies = 0, awake = 0;
         int steps = quick ? 10 : scenes[s].steps;
         for (int r = 0; r < repeat; ++r) {
             fcWorldDef wd = fcDefaultWorldDef();
-            wd.enableSleeping = false;
+            wd.enableSleeping = scenes[s].sleeping;
             wd.workerCount = threads;
             fcWorldId w = fcCreateWorld(&wd);
             scenes[s].build(w);
             bodies = fcWorld_GetBodyCount(w);
+            for (int i = 0; i < (quick ? 0 : scenes[s].settle); ++i) fcWorld_Step(w);
             double total = 0;
             for (int i = 0; i < steps; ++i) {
                 fcWorld_Step(w);
@@ -191,6 +209,7 @@ int main(int argc, char** argv)
                     sweeps = st.contactIterations > sweeps ? st.contactIterations : sweeps;
                     resid = fmax(resid, st.complementarityResidual);
                     pen = fmax(pen, st.maxPenetration);
+                    awake = st.awakeBodies > awake ? st.awakeBodies : awake;
                 }
             }
             means[r] = total / steps;
@@ -199,8 +218,11 @@ int main(int argc, char** argv)
         qsort(means, (size_t)repeat, sizeof means[0], fcCompareDouble);
         printf("%-11s %6d %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %7d %7d %6d %9.2e %9.2e\n", scenes[s].name, bodies, means[repeat / 2],
                worst, broad, narrow, csolve, joints, pairs, points, sweeps, resid, pen);
+        if (scenes[s].sleeping) asleepAwake = awake;
     }
     printf("\nresid: worst complementarity residual of a step (max over rows of |min(lambda_n / m_eff, gap rate)|);\n"
-           "pen: deepest overlap after a step; sweeps: most PGS sweeps in a step (summed over its substeps).\n");
+           "pen: deepest overlap after a step; sweeps: most PGS sweeps in a step (summed over its substeps);\n"
+           "asleep1200: at most %d of its boxes awake in a timed step (pairs and points: the pile's at rest).\n",
+           asleepAwake);
     return 0;
 }

@@ -33,18 +33,31 @@ static fcBodyId fcAddGround(fcWorldId w, double friction)
     return ground;
 }
 
-static fcBodyId fcAddBox(fcWorldId w, fcVec3 p, fcVec3 half, double mass, double friction)
+// a body of one box; a dynamic one of the given mass
+static fcBodyId fcAddTypedBox(fcWorldId w, fcBodyType type, fcVec3 p, fcVec3 half, double mass, double friction)
 {
     fcBodyDef bd = fcDefaultBodyDef();
+    bd.type = type;
     bd.position = p;
     fcBodyId b = fcCreateBody(w, &bd);
     fcShapeDef sd = fcDefaultShapeDef();
     sd.type = fc_boxShape;
     sd.halfExtents = half;
     sd.friction = friction;
-    sd.density = mass / (8 * half.x * half.y * half.z);
+    if (type == fc_dynamicBody) sd.density = mass / (8 * half.x * half.y * half.z);
     fcCreateShape(b, &sd);
     return b;
+}
+
+static fcBodyId fcAddBox(fcWorldId w, fcVec3 p, fcVec3 half, double mass, double friction)
+{
+    return fcAddTypedBox(w, fc_dynamicBody, p, half, mass, friction);
+}
+
+// a static or kinematic box at the origin with the default friction (a platform, a lift)
+static fcBodyId fcAddFixedBox(fcWorldId w, fcBodyType type, fcVec3 half)
+{
+    return fcAddTypedBox(w, type, fcV3(0, 0, 0), half, 0, fcDefaultShapeDef().friction);
 }
 
 // the total normal force (N) the contacts between body a and body b carried in the last step, along +z on b
@@ -237,13 +250,7 @@ static int test_heavy_on_light(void)
     // on a kinematic lift rising at 0.5 m/s (its velocity is in the rows' velocities, its mass in none): at a steady
     // speed the contacts carry the weights, and the stack rides without sinking in
     fcWorldId w = fcMakeWorld(1.0 / 60, false);
-    fcBodyDef kd = fcDefaultBodyDef();
-    kd.type = fc_kinematicBody;
-    fcBodyId lift = fcCreateBody(w, &kd);
-    fcShapeDef ks = fcDefaultShapeDef();
-    ks.type = fc_boxShape;
-    ks.halfExtents = fcV3(1, 1, 0.1);
-    fcCreateShape(lift, &ks);
+    fcBodyId lift = fcAddFixedBox(w, fc_kinematicBody, fcV3(1, 1, 0.1));
     ENSURE(fcBody_SetLinearVelocity(lift, fcV3(0, 0, 0.5)));
     fcVec3 half = fcV3(0.15, 0.12, 0.1);
     double light = 7.2, heavy = 100 * light;
@@ -1190,6 +1197,50 @@ static int test_sleeper_woken_before_it_is_hit(void)
     return 0;
 }
 
+// A body put elsewhere by fcBody_SetTransform wakes every sleeper it had a pair with (fcContacts_WakeSleepers): a
+// 2-box stack asleep on a static platform stayed asleep in the air when the platform was moved away. Now the stack
+// falls from the step after, as a free fall from rest in semi-implicit Euler: z_n = z_0 - g h^2 n (n + 1) / 2 for its
+// centre of mass. Moved
+// by 1 cm instead, the platform wakes the stack, which settles on it again and goes back to sleep.
+static int test_sleeper_wakes_when_its_support_is_moved(void)
+{
+    const double h = 1.0 / 60;
+    for (int far = 0; far < 2; ++far) {
+        fcWorldId w = fcMakeWorld(h, true);
+        fcBodyId platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
+        fcBodyId low = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+        fcBodyId top = fcAddBox(w, fcV3(0, 0, 2), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+        for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+        ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+        fcVec3 lowRest = fcBody_GetPosition(low), topRest = fcBody_GetPosition(top);
+        ENSURE(fcBody_SetTransform(platform, fcV3(far ? 20 : 0.01, 0, 0), fcQuat_Identity()));
+        ENSURE(fcWorld_Step(w));
+        ENSURE(fcWorld_GetStats(w).awakeBodies == 2);
+        int n = 60;
+        for (int i = 1; i < n; ++i) ENSURE(fcWorld_Step(w));
+        if (far) {
+            double drop = g * h * h * n * (n + 1) / 2;
+            printf("  platform moved away from a sleeping stack: it fell %.9f m and %.9f m in 1 s (free fall from rest: "
+                   "%.9f m)\n", lowRest.z - fcBody_GetPosition(low).z, topRest.z - fcBody_GetPosition(top).z, drop);
+            // the centre of mass falls freely (the boxes' contact forces cancel); each box within the pair's slop
+            // corrections of the other
+            double lowZ = fcBody_GetPosition(low).z, topZ = fcBody_GetPosition(top).z;
+            ENSURE_NEAR(0.5 * (lowZ + topZ), 0.5 * (lowRest.z + topRest.z) - drop, 1e-9);
+            ENSURE_NEAR(lowZ, lowRest.z - drop, 1e-6);
+            ENSURE_NEAR(topZ, topRest.z - drop, 1e-6);
+        } else {
+            for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+            printf("  platform moved by 1 cm under a sleeping stack: %d awake 3 s later, the low box %.3g m from its rest\n",
+                   fcWorld_GetStats(w).awakeBodies, fcVec3_Distance(fcBody_GetPosition(low), lowRest));
+            ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+            ENSURE_LE(fcVec3_Distance(fcBody_GetPosition(low), lowRest), 1e-5);
+            ENSURE_NEAR(fcContactForceZ(low, platform), 4 * g, 1e-3 * 4 * g);
+        }
+        fcDestroyWorld(w);
+    }
+    return 0;
+}
+
 // the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice)
 typedef struct PreSolveState {
     fcBodyId ghost, skater;
@@ -1345,6 +1396,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_spring_beside_contacts);
     RUN_TEST(test_sleeping);
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
+    RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);

@@ -196,8 +196,10 @@ typedef struct fcContactSet {
     // look-ups walk these, not the pairs (3 KB apart, and out of the caches when the broadphase runs)
     int* hashNext;
     uint64_t* pairKeys;
-    int* pairBodies;              // (2 x capacity) slot k's bodies at 2k, 2k + 1, -1 for a free slot: the wake search
-                                  // reads these instead of the pairs' records (fcContacts_WakeSleepers)
+    int* pairBodies;              // (2 x capacity) slot k's bodies at 2k, 2k + 1, -1 for a free slot or a sensor: the
+                                  // wake search and the narrowphase read these instead of the pairs' records
+    uint8_t* pairFlags;           // (capacity) FC_PAIR_* of slot k's pair (not a sensor's) at the last narrowphase, 0 when
+                                  // made: the islands and the narrowphase read these instead of the pairs' records
     int* touching;            // contacts with points this step, for the API (rebuilt each step)
     int touchingCount, touchingCapacity;
     fcContactKey* sortKeys;   // (2 sortKeyCapacity) the touching contacts by height, for the solver's order, and the
@@ -271,9 +273,17 @@ typedef struct fcContactSet {
     int exactJointRowCapacity;
     int* sleepersToWake;          // the collide stage's: sleeping bodies an awake one is about to touch
     int sleepersToWakeCapacity;
-    uint8_t* bodyWakes;           // (bodyWakesCapacity) the wake search's scratch: per body, 1 a sleeper, 2 what wakes one
-    int bodyWakesCapacity;
+    uint8_t* bodyMarks;           // (bodyMarksCapacity) per body, while some body sleeps: FC_MARK_* bits (contact.c)
+    int bodyMarksCapacity;
+    bool keepStillPairs;          // this step's narrowphase keeps the asleep pairs of still bodies (fcContacts_NarrowChunk)
+    fcVec3 keptGravity;           // the gravity of the last narrowphase (the height keys it kept are along it)
 } fcContactSet;
+
+// fcContactSet.pairFlags
+enum {
+    FC_PAIR_ASLEEP = 1,    // both bodies asleep (or not dynamic): nothing was collided
+    FC_PAIR_TOUCHING = 2,  // some point within the slop: the pair joins its bodies' islands
+};
 
 #define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
 #define FC_PAIR_PAGE (1 << FC_PAIR_PAGE_BITS)

@@ -65,15 +65,18 @@ static int* fcIslands_Join(fcWorld* world)
             if (a >= 0 && world->bodies[a].type == fc_dynamicBody) disturbed[a] = 1;
         }
     }
+    // the touching pairs from the compact per-slot arrays, not the pairs' records (3 KB apart: a pile of 1200
+    // sleeping boxes spent 0.04 ms a step here reading them)
     const fcContactSet* set = &world->contacts;
     for (int t = 0; t < set->touchingCount; ++t) {
-        const fcContact* c = fcContacts_Pair(set, set->touching[t]);
-        if (!c->touching || c->sensor) continue;
-        if (fcIsland_Joins(world, c->bodyA, c->bodyB)) {
-            fcIsland_Union(parent, c->bodyA, c->bodyB);
+        int ci = set->touching[t];
+        if (!(set->pairFlags[ci] & FC_PAIR_TOUCHING)) continue;  // never a sensor's
+        int a = set->pairBodies[2 * ci], b = set->pairBodies[2 * ci + 1];
+        if (fcIsland_Joins(world, a, b)) {
+            fcIsland_Union(parent, a, b);
         } else {
-            if (fcIsland_Disturbs(world, c->bodyA) && c->bodyB >= 0) disturbed[c->bodyB] = 1;
-            if (fcIsland_Disturbs(world, c->bodyB) && c->bodyA >= 0) disturbed[c->bodyA] = 1;
+            if (fcIsland_Disturbs(world, a) && b >= 0) disturbed[b] = 1;
+            if (fcIsland_Disturbs(world, b) && a >= 0) disturbed[a] = 1;
         }
     }
     return parent;
