@@ -1197,6 +1197,17 @@ static int test_sleeper_woken_before_it_is_hit(void)
     return 0;
 }
 
+// two 2 kg unit boxes stacked on a static platform (half extents 2, 2, 0.5), stepped 2 s at h until asleep
+static bool fcSleepingStack(fcWorldId w, fcBodyId* platform, fcBodyId* low, fcBodyId* top)
+{
+    *platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
+    *low = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    *top = fcAddBox(w, fcV3(0, 0, 2), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    for (int i = 0; i < 120; ++i)
+        if (!fcWorld_Step(w)) return false;
+    return fcWorld_GetStats(w).awakeBodies == 0;
+}
+
 // A body put elsewhere by fcBody_SetTransform wakes every sleeper it had a pair with (fcContacts_WakeSleepers): a
 // 2-box stack asleep on a static platform stayed asleep in the air when the platform was moved away. Now the stack
 // falls from the step after, as a free fall from rest in semi-implicit Euler: z_n = z_0 - g h^2 n (n + 1) / 2 for its
@@ -1207,11 +1218,8 @@ static int test_sleeper_wakes_when_its_support_is_moved(void)
     const double h = 1.0 / 60;
     for (int far = 0; far < 2; ++far) {
         fcWorldId w = fcMakeWorld(h, true);
-        fcBodyId platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
-        fcBodyId low = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
-        fcBodyId top = fcAddBox(w, fcV3(0, 0, 2), fcV3(0.5, 0.5, 0.5), 2, 0.6);
-        for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
-        ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+        fcBodyId platform, low, top;
+        ENSURE(fcSleepingStack(w, &platform, &low, &top));
         fcVec3 lowRest = fcBody_GetPosition(low), topRest = fcBody_GetPosition(top);
         ENSURE(fcBody_SetTransform(platform, fcV3(far ? 20 : 0.01, 0, 0), fcQuat_Identity()));
         ENSURE(fcWorld_Step(w));
@@ -1238,6 +1246,59 @@ static int test_sleeper_wakes_when_its_support_is_moved(void)
         }
         fcDestroyWorld(w);
     }
+    return 0;
+}
+
+// Destroying what holds a sleeper wakes it (fcContacts_RemoveShape, fcJoint_DestroyInternal): a stack asleep on a
+// platform whose body or shape was destroyed, or on a box that was destroyed, and a box asleep on a ball joint that
+// was destroyed, all stayed in the air. Now the stack's centre of mass and the hanging box fall freely from the next
+// step (semi-implicit Euler from rest: g h^2 n (n + 1) / 2 in n steps), and the box left on top of a destroyed one
+// lands on the platform and rests there carrying its weight.
+static int test_sleeper_wakes_when_its_support_is_destroyed(void)
+{
+    const double h = 1.0 / 60;
+    const int n = 60;
+    const double drop = g * h * h * n * (n + 1) / 2;
+    for (int what = 0; what < 3; ++what) {  // the platform's body, its shape, the low box
+        fcWorldId w = fcMakeWorld(h, true);
+        fcBodyId platform, low, top;
+        ENSURE(fcSleepingStack(w, &platform, &low, &top));
+        double lowZ = fcBody_GetPosition(low).z, topZ = fcBody_GetPosition(top).z;
+        if (what == 0) fcDestroyBody(platform);
+        if (what == 1) fcDestroyShape(fcBody_GetShape(platform, 0));
+        if (what == 2) fcDestroyBody(low);
+        for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+        if (what < 2) {
+            double fell = 0.5 * (lowZ + topZ) - 0.5 * (fcBody_GetPosition(low).z + fcBody_GetPosition(top).z);
+            printf("  the platform's %s destroyed under a sleeping stack: its centre of mass fell %.9f m in 1 s (free "
+                   "fall: %.9f m)\n", what ? "shape" : "body", fell, drop);
+            ENSURE_NEAR(fell, drop, 1e-9);
+        } else {
+            for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+            printf("  the low box destroyed under a sleeping one: the top box rests at z = %.6f m (the platform's top "
+                   "+ 0.5 = 1), carrying %.6f N (m g = %.6f N)\n", fcBody_GetPosition(top).z,
+                   fcContactForceZ(top, platform), 2 * g);
+            ENSURE_NEAR(fcBody_GetPosition(top).z, 1.0, 0.006);  // within the 5 mm slop
+            ENSURE_NEAR(fcContactForceZ(top, platform), 2 * g, 1e-3 * 2 * g);
+        }
+        fcDestroyWorld(w);
+    }
+    // a box asleep on a ball joint to the world falls freely once the joint is destroyed
+    fcWorldId w = fcMakeWorld(h, true);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = box;
+    jd.anchor = fcV3(0, 0, 5.5);
+    fcJointId hold = fcCreateJoint(w, &jd);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    double z0 = fcBody_GetPosition(box).z;
+    fcDestroyJoint(hold);
+    for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+    printf("  the joint holding a sleeping box destroyed: it fell %.9f m in 1 s (free fall: %.9f m)\n",
+           z0 - fcBody_GetPosition(box).z, drop);
+    ENSURE_NEAR(z0 - fcBody_GetPosition(box).z, drop, 1e-9);
+    fcDestroyWorld(w);
     return 0;
 }
 
@@ -1397,6 +1458,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeping);
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
+    RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);

@@ -213,13 +213,17 @@ void fcContacts_AddShape(fcWorld* world, int index)
     s->proxy = fcBroadphase_CreateProxy(&world->broadphase, s->aabb, index, !fcContacts_Moves(b));
 }
 
+// A shape's pairs go with it. The body on the other side of each is woken: asleep, a box resting on a destroyed
+// shape or body stayed in the air; awake, it wakes the sleepers it touches in the next step (fcContacts_WakeSleepers)
 void fcContacts_RemoveShape(fcWorld* world, int index)
 {
     fcShape* s = world->shapes + index;
     fcContactSet* set = &world->contacts;
     for (int c = 0; c < set->high; ++c) {
         const fcContact* k = fcContacts_Pair(set, c);
-        if (k->inUse && (k->shapeA == index || k->shapeB == index)) fcContacts_Destroy(world, c);
+        if (!k->inUse || (k->shapeA != index && k->shapeB != index)) continue;
+        fcBody_Wake(world, world->bodies + (k->shapeA == index ? k->bodyB : k->bodyA));
+        fcContacts_Destroy(world, c);
     }
     fcContacts_RebuildIndex(world);
     if (s->proxy >= 0) fcBroadphase_DestroyProxy(&world->broadphase, s->proxy);

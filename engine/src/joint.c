@@ -465,6 +465,9 @@ void fcJoint_DestroyInternal(fcWorld* world, int index)
     if (!j->inUse) return;
     if (j->bodyA >= 0) fcBody_RemoveJoint(world->bodies + j->bodyA, index);
     if (j->bodyB >= 0) fcBody_RemoveJoint(world->bodies + j->bodyB, index);
+    // what the joint held, asleep, would stay where it was held: both sides wake
+    if (j->bodyA >= 0) fcBody_Wake(world, world->bodies + j->bodyA);
+    if (j->bodyB >= 0) fcBody_Wake(world, world->bodies + j->bodyB);
     // the two bodies may collide now: their shapes' pairs are looked for again
     int sides[2] = {j->bodyA, j->bodyB};
     for (int s = 0; s < 2; ++s) {
