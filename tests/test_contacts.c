@@ -1302,6 +1302,60 @@ static int test_sleeper_wakes_when_its_support_is_destroyed(void)
     return 0;
 }
 
+// A filter change takes effect on the pairs that exist (fcContacts_ShapeFilterChanged): a box whose filter stopped it
+// colliding with the platform it rested on stayed on it, awake or asleep. Now the refused pair goes at once and its
+// bodies wake: asleep, the box falls freely from the next step (g h^2 n (n + 1) / 2 in n steps); awake, it falls
+// through the platform. A pair the new filter allows is found at once though neither shape moves: a box resting
+// weightless on the platform, its filter widened, has its contact in the next step and carries m g once gravity is on.
+static int test_filter_change_on_resting_pairs(void)
+{
+    const double h = 1.0 / 60;
+    const int n = 60;
+    for (int sleeping = 0; sleeping < 2; ++sleeping) {
+        fcWorldId w = fcMakeWorld(h, sleeping);
+        fcBodyId platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
+        ENSURE(fcShape_SetFilter(fcBody_GetShape(platform, 0), 2, UINT64_MAX));
+        fcBodyId box = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+        for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+        ENSURE(fcWorld_GetStats(w).awakeBodies == (sleeping ? 0 : 1));
+        double z0 = fcBody_GetPosition(box).z;
+        ENSURE(fcShape_SetFilter(fcBody_GetShape(box, 0), 1, ~(uint64_t)2));  // no longer the platform's category
+        ENSURE(fcWorld_GetContactCount(w) == 0);
+        for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+        double z = fcBody_GetPosition(box).z;
+        printf("  a box %s on a platform, its filter changed to refuse it: z %.9f after 1 s\n", sleeping ? "asleep" : "awake", z);
+        if (sleeping)
+            ENSURE_NEAR(z0 - z, g * h * h * n * (n + 1) / 2, 1e-9);
+        else
+            ENSURE_LE(z, -1.0);  // through the platform (its underside at -0.5)
+        fcDestroyWorld(w);
+    }
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyId platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
+    ENSURE(fcShape_SetFilter(fcBody_GetShape(platform, 0), 2, UINT64_MAX));
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    ENSURE(fcShape_SetFilter(fcBody_GetShape(box, 0), 1, ~(uint64_t)2));
+    for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetContactCount(w) == 0);
+    ENSURE(fcShape_SetFilter(fcBody_GetShape(box, 0), 1, UINT64_MAX));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetContactCount(w) == 1);
+    ENSURE(fcWorld_SetGravity(w, fcV3(0, 0, -g)));
+    double lowest = 1;
+    for (int i = 0; i < n; ++i) {
+        ENSURE(fcWorld_Step(w));
+        lowest = fmin(lowest, fcBody_GetPosition(box).z);
+    }
+    printf("  a weightless box on a platform, its filter widened: lowest z %.6f, carrying %.6f N (m g = %.6f N)\n", lowest,
+           fcContactForceZ(box, platform), 2 * g);
+    ENSURE_LE(1 - lowest, 0.006);  // within the 5 mm slop
+    ENSURE_NEAR(fcContactForceZ(box, platform), 2 * g, 1e-3 * 2 * g);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice)
 typedef struct PreSolveState {
     fcBodyId ghost, skater;
@@ -1459,6 +1513,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
+    RUN_TEST(test_filter_change_on_resting_pairs);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);

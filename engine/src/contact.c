@@ -492,6 +492,23 @@ static void fcContacts_RefreshProxies(fcWorld* world)
 void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
 {
     fcShape* s = world->shapes + shape;
+    // pairs the new filter refuses go now, their bodies woken (a box whose filter stopped it colliding with the
+    // platform it rested on stayed on it, awake or asleep); the proxy is queued so that the broadphase finds the pairs
+    // it now allows, though the shape has not moved
+    fcContactSet* set = &world->contacts;
+    bool destroyed = false;
+    for (int c = 0; c < set->high; ++c) {
+        const fcContact* k = fcContacts_Pair(set, c);
+        if (!k->inUse || (k->shapeA != shape && k->shapeB != shape) || fcContacts_ShouldCollide(world, k->shapeA, k->shapeB))
+            continue;
+        fcBody_Wake(world, world->bodies + k->bodyA);
+        fcBody_Wake(world, world->bodies + k->bodyB);
+        fcContacts_Destroy(world, c);
+        destroyed = true;
+    }
+    if (destroyed) fcContacts_RebuildIndex(world);
+    fcBody_Wake(world, world->bodies + s->body);
+    if (s->proxy >= 0) fcBroadphase_Touch(&world->broadphase, s->proxy);
     if (s->proxy < 0 || !s->proxyStale || fcContacts_Unseen(s)) return;
     s->transform = fcShape_GetTransform(world, s);
     s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);

@@ -197,7 +197,7 @@ typedef struct fcBodyDef {
 FC_API fcBodyDef fcDefaultBodyDef(void);
 /// Create a body. A dynamic body with mass 0 takes its mass properties from the shapes added later.
 FC_API fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def);
-/// Destroy a body and every joint attached to it.
+/// Destroy a body and every joint attached to it; what it touched or was joined to wakes.
 FC_API void fcDestroyBody(fcBodyId bodyId);
 FC_API bool fcBody_IsValid(fcBodyId bodyId);
 FC_API fcBodyType fcBody_GetType(fcBodyId bodyId);
@@ -211,6 +211,7 @@ FC_API fcVec3 fcBody_GetAngularVelocity(fcBodyId bodyId);
 /// World point of a body-frame point.
 FC_API fcVec3 fcBody_GetWorldPoint(fcBodyId bodyId, fcVec3 localPoint);
 FC_API fcVec3 fcBody_GetLocalPoint(fcBodyId bodyId, fcVec3 worldPoint);
+/// Put a body elsewhere (any type); it wakes, and so does every sleeper it had a contact pair with.
 FC_API bool fcBody_SetTransform(fcBodyId bodyId, fcVec3 position, fcQuat orientation);
 FC_API bool fcBody_SetLinearVelocity(fcBodyId bodyId, fcVec3 v);
 FC_API bool fcBody_SetAngularVelocity(fcBodyId bodyId, fcVec3 w);
@@ -277,10 +278,12 @@ FC_API fcShapeDef fcDefaultShapeDef(void);
 /// Attach a shape. A body created with mass 0 gets mass, centre and inertia from its shapes (the body's
 /// position stays its centre of mass: shapes are placed relative to the resulting centre).
 FC_API fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def);
-/// Detach and destroy a shape (its contacts end; the body's mass is recomputed when it came from the shapes).
+/// Detach and destroy a shape (its contacts end and the bodies they touched wake; the body's mass is recomputed when it
+/// came from the shapes).
 FC_API void fcDestroyShape(fcShapeId shapeId);
 FC_API bool fcShape_IsValid(fcShapeId shapeId);
-/// Change a shape's surface (friction >= 0, restitution in [0, 1]) and filter.
+/// Change a shape's surface (friction >= 0, restitution in [0, 1]) and filter. A filter change takes effect at once:
+/// the pairs it refuses end (their bodies wake), and those it allows are found in the next step.
 FC_API bool fcShape_SetFriction(fcShapeId shapeId, fcReal friction);
 FC_API bool fcShape_SetRestitution(fcShapeId shapeId, fcReal restitution);
 FC_API bool fcShape_SetFilter(fcShapeId shapeId, uint64_t categoryBits, uint64_t maskBits);
@@ -386,6 +389,7 @@ typedef struct fcJointDef {
 FC_API fcJointDef fcDefaultJointDef(fcJointType type);
 /// Create a joint; null id and a message on bad input (the world is unchanged).
 FC_API fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def);
+/// Destroy a joint; both its bodies wake.
 FC_API void fcDestroyJoint(fcJointId jointId);
 FC_API bool fcJoint_IsValid(fcJointId jointId);
 FC_API fcJointType fcJoint_GetType(fcJointId jointId);
