@@ -1302,6 +1302,51 @@ static int test_sleeper_wakes_when_its_support_is_destroyed(void)
     return 0;
 }
 
+// A joint made or changed wakes its bodies (fcJoint_WakeBodies): asleep, they would not feel it until something
+// else woke them. A distance joint of 1.5 m made between two boxes asleep 2 m apart on the ground holds them at 1.5
+// m after the next step (the projection's tolerance); a motor of 1000 N m switched on under a sleeping 200 kg box
+// hinged at its centre turns it at tau h / I = 0.5 rad/s after the first step, not a step late.
+static int test_sleeper_wakes_when_its_joint_changes(void)
+{
+    const double h = 1.0 / 60;
+    fcWorldId w = fcMakeWorld(h, true);
+    fcAddGround(w, 0.6);
+    fcBodyId a = fcAddBox(w, fcV3(0, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    fcBodyId b = fcAddBox(w, fcV3(2, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    fcJointDef jd = fcDefaultJointDef(fc_distanceJoint);
+    jd.bodyA = a;
+    jd.bodyB = b;
+    jd.anchorA = fcBody_GetPosition(a);
+    jd.anchorB = fcBody_GetPosition(b);
+    jd.length = 1.5;
+    ENSURE(FC_IS_NON_NULL(fcCreateJoint(w, &jd)));
+    ENSURE(fcWorld_Step(w));
+    double gap = fcVec3_Distance(fcBody_GetPosition(a), fcBody_GetPosition(b));
+    printf("  a 1.5 m distance joint made between boxes asleep 2 m apart: %.12f m after one step\n", gap);
+    ENSURE_NEAR(gap, 1.5, 1e-9);
+    fcDestroyWorld(w);
+
+    w = fcMakeWorld(h, true);
+    fcBodyId wheel = fcAddBox(w, fcV3(0, 0, 0), fcV3(0.5, 0.1, 0.5), 200, 0.6);  // I_yy = m (1 + 1) / 12
+    fcJointDef hd = fcDefaultJointDef(fc_hingeJoint);
+    hd.bodyB = wheel;
+    hd.anchor = fcV3(0, 0, 0);
+    hd.axis = fcV3(0, 1, 0);
+    fcJointId hinge = fcCreateJoint(w, &hd);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    double tau = 1000, inertia = 200 * 2.0 / 12;
+    ENSURE(fcJoint_SetMotor(hinge, true, 2, tau));
+    ENSURE(fcWorld_Step(w));
+    printf("  a 1000 N m motor switched on under a sleeping wheel: %.12f rad/s after one step (tau h / I = %.12f)\n",
+           fcBody_GetAngularVelocity(wheel).y, tau * h / inertia);
+    ENSURE_NEAR(fcBody_GetAngularVelocity(wheel).y, tau * h / inertia, 1e-9);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // A filter change takes effect on the pairs that exist (fcContacts_ShapeFilterChanged): a box whose filter stopped it
 // colliding with the platform it rested on stayed on it, awake or asleep. Now the refused pair goes at once and its
 // bodies wake: asleep, the box falls freely from the next step (g h^2 n (n + 1) / 2 in n steps); awake, it falls
@@ -1513,6 +1558,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
+    RUN_TEST(test_sleeper_wakes_when_its_joint_changes);
     RUN_TEST(test_filter_change_on_resting_pairs);
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);

@@ -150,6 +150,15 @@ static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* ind
 }
 
 // all validation happens on `j` (a local) so that a refused def changes nothing
+// a joint made, changed or destroyed acts on its bodies from the next step; asleep, they would not feel it until
+// something else woke them (a motor switched on under a sleeping wheel started a step late, a destroyed joint's box
+// stayed in the air)
+static void fcJoint_WakeBodies(fcWorld* world, const fcJoint* j)
+{
+    if (j->bodyA >= 0) fcBody_Wake(world, world->bodies + j->bodyA);
+    if (j->bodyB >= 0) fcBody_Wake(world, world->bodies + j->bodyB);
+}
+
 static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
 {
     int index = fcWorld_TakeSlot(world, (void**)&world->joints, sizeof(fcJoint), offsetof(fcJoint, generation),
@@ -164,6 +173,7 @@ static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
     world->jointCount += 1;
     if (j->bodyA >= 0) fcBody_AddJoint(world->bodies + j->bodyA, index);
     if (j->bodyB >= 0 && j->bodyB != j->bodyA) fcBody_AddJoint(world->bodies + j->bodyB, index);
+    fcJoint_WakeBodies(world, j);
     world->topologyDirty = true;
     world->contactFilterDirty = true;
     return fcMakeJointId(world, index);
@@ -465,9 +475,7 @@ void fcJoint_DestroyInternal(fcWorld* world, int index)
     if (!j->inUse) return;
     if (j->bodyA >= 0) fcBody_RemoveJoint(world->bodies + j->bodyA, index);
     if (j->bodyB >= 0) fcBody_RemoveJoint(world->bodies + j->bodyB, index);
-    // what the joint held, asleep, would stay where it was held: both sides wake
-    if (j->bodyA >= 0) fcBody_Wake(world, world->bodies + j->bodyA);
-    if (j->bodyB >= 0) fcBody_Wake(world, world->bodies + j->bodyB);
+    fcJoint_WakeBodies(world, j);
     // the two bodies may collide now: their shapes' pairs are looked for again
     int sides[2] = {j->bodyA, j->bodyB};
     for (int s = 0; s < 2; ++s) {
@@ -590,6 +598,7 @@ bool fcJoint_SetSpring(fcJointId jointId, fcReal stiffness, fcReal damping)
         return fcError("fcJoint_SetSpring: a zero-length distance joint cannot be rigid");
     joint->stiffness = copy.stiffness;
     joint->damping = copy.damping;
+    fcJoint_WakeBodies(world, joint);
     return true;
 }
 
@@ -654,6 +663,7 @@ bool fcJoint_SetLimits(fcJointId jointId, bool enable, fcReal lower, fcReal uppe
     fcJoint copy = *joint;
     if (!fcJoint_SetLimitsOn(&copy, enable, lower, upper, "fcJoint_SetLimits")) return false;
     *joint = copy;
+    fcJoint_WakeBodies(world, joint);
     world->topologyDirty = true;
     return true;
 }
@@ -664,6 +674,7 @@ bool fcJoint_SetMotor(fcJointId jointId, bool enable, fcReal speed, fcReal maxFo
     fcJoint copy = *joint;
     if (!fcJoint_SetMotorOn(&copy, enable, false, speed, 0, 10, maxForce, "fcJoint_SetMotor")) return false;
     *joint = copy;
+    fcJoint_WakeBodies(world, joint);
     world->topologyDirty = true;
     return true;
 }
@@ -674,6 +685,7 @@ bool fcJoint_SetServo(fcJointId jointId, bool enable, fcReal target, fcReal gain
     fcJoint copy = *joint;
     if (!fcJoint_SetMotorOn(&copy, enable, true, 0, target, gain, maxForce, "fcJoint_SetServo")) return false;
     *joint = copy;
+    fcJoint_WakeBodies(world, joint);
     world->topologyDirty = true;
     return true;
 }

@@ -387,7 +387,7 @@ typedef struct fcJointDef {
 } fcJointDef;
 
 FC_API fcJointDef fcDefaultJointDef(fcJointType type);
-/// Create a joint; null id and a message on bad input (the world is unchanged).
+/// Create a joint; null id and a message on bad input (the world is unchanged). Its bodies wake.
 FC_API fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def);
 /// Destroy a joint; both its bodies wake.
 FC_API void fcDestroyJoint(fcJointId jointId);
@@ -404,7 +404,7 @@ FC_API fcVec3 fcJoint_GetAnchorB(fcJointId jointId);
 /// Hinge angle (rad) or slider travel (m) relative to the creation pose, and its rate.
 FC_API fcReal fcJoint_GetCoordinate(fcJointId jointId);
 FC_API fcReal fcJoint_GetCoordinateRate(fcJointId jointId);
-/// Limits and motors of a hinge or slider (see fcJointDef).
+/// Limits and motors of a hinge or slider (see fcJointDef). These and fcJoint_SetSpring wake the joint's bodies.
 FC_API bool fcJoint_SetLimits(fcJointId jointId, bool enable, fcReal lower, fcReal upper);
 FC_API bool fcJoint_SetMotor(fcJointId jointId, bool enable, fcReal speed, fcReal maxForce);
 FC_API bool fcJoint_SetServo(fcJointId jointId, bool enable, fcReal target, fcReal gain, fcReal maxForce);
