@@ -670,17 +670,17 @@ static void fcContacts_MarkBodies(fcWorld* world)
     }
     for (int k = 0; k < world->bodyHigh; ++k) {
         const fcBody* b = world->bodies + k;
-        uint8_t mark = 0;
-        if (!b->inUse)
-            mark = 0;
-        else if (b->type == fc_dynamicBody)
-            mark = b->asleep ? FC_MARK_ASLEEP | FC_MARK_STILL : FC_MARK_WAKES;
-        else if (b->type == fc_kinematicBody)
-            mark = fcVec3_Length(b->linearVelocity) > 0 || fcVec3_Length(b->angularVelocity) > 0 ? FC_MARK_WAKES : 0;
-        else
-            mark = b->moved ? 0 : FC_MARK_STILL;
-        if (b->inUse && b->moved) mark |= FC_MARK_MOVED;
-        set->bodyMarks[k] = mark;
+        unsigned mark = 0;
+        if (b->inUse) {
+            if (b->type == fc_dynamicBody)
+                mark = b->asleep ? FC_MARK_ASLEEP | FC_MARK_STILL : FC_MARK_WAKES;
+            else if (b->type == fc_kinematicBody)
+                mark = fcVec3_Length(b->linearVelocity) > 0 || fcVec3_Length(b->angularVelocity) > 0 ? FC_MARK_WAKES : 0;
+            else if (!b->moved)
+                mark = FC_MARK_STILL;
+            if (b->moved) mark |= FC_MARK_MOVED;
+        }
+        set->bodyMarks[k] = (uint8_t)mark;
     }
 }
 
