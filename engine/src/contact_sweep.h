@@ -48,37 +48,57 @@ FC_V4_INLINE fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
 #define W_LOAD3R(p, member) {W_LOADR(p, member[0]), W_LOADR(p, member[1]), W_LOADR(p, member[2])}
 #define W_LOAD3(p, member) {W_LOAD(p, member[0]), W_LOAD(p, member[1]), W_LOAD(p, member[2])}
 
-// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a. With `still` (every lane's a is solver body 0,
-// the world at rest: v_a = w_a = +0) the a terms are left out: v_b - (+0) is v_b, and taking away (r_a x d) . (+0),
-// a zero, changes no value but the sign of a zero J v, which neither the normal rows' impulses (they are never -0)
-// nor the friction rows' changes see (a friction impulse may come out -0 for +0)
-FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b, bool still)
+// The angular part of a row's J v: (r_b x d) . w_b - (r_a x d) . w_a. With `still` (every lane's a is solver body 0,
+// the world at rest: w_a = +0) the a term is left out: taking away (r_a x d) . (+0), a zero, changes no value but
+// the sign of a zero J v, which neither the normal rows' impulses (they are never -0) nor the friction rows' changes
+// see (a friction impulse may come out -0 for +0)
+FC_V4_INLINE W W_NAME(fcRow, _Turn)(W_ROWS row, const W_BODY* a, const W_BODY* b, bool still)
 {
-    if (still) {
-        W3 angB = W_LOAD3R(row, ->angB);
-        return W_(Add)(W_DOT(*d, b->v), W_DOT(angB, b->w));
-    }
-    W3 dv = {W_(Sub)(b->v.x, a->v.x), W_(Sub)(b->v.y, a->v.y), W_(Sub)(b->v.z, a->v.z)};
-    W3 angA = W_LOAD3R(row, ->angA), angB = W_LOAD3R(row, ->angB);
-    return W_(Sub)(W_(Add)(W_DOT(*d, dv), W_DOT(angB, b->w)), W_DOT(angA, a->w));
+    W3 angB = W_LOAD3R(row, ->angB);
+    W turn = W_DOT(angB, b->w);
+    if (still) return turn;
+    W3 angA = W_LOAD3R(row, ->angA);
+    return W_(Sub)(turn, W_DOT(angA, a->w));
 }
 
-// v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way. With `still`, a is left at +0 (its
-// mass and inverse inertia are zero: it would add zeros to +0)
-FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
+// J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a (with `still`, v_a = +0 as well)
+FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b, bool still)
 {
-    W lb = W_(Mul)(impulse, massB);
+    W3 dv = still ? b->v : (W3){W_(Sub)(b->v.x, a->v.x), W_(Sub)(b->v.y, a->v.y), W_(Sub)(b->v.z, a->v.z)};
+    return W_(Add)(W_DOT(*d, dv), W_NAME(fcRow, _Turn)(row, a, b, still));
+}
+
+// w_a -= I_a^-1 (r_a x d) lambda, w_b += I_b^-1 (r_b x d) lambda. With `still`, a is left at +0 (its inverse inertia
+// is zero: it would add zeros to +0)
+FC_V4_INLINE void W_NAME(fcRow, _ApplyTurn)(W_ROWS row, W_BODY* a, W_BODY* b, W impulse, bool still)
+{
     W3 iangB = W_LOAD3R(row, ->iangB);
     if (!still) {
-        W la = W_(Mul)(W_(Neg)(impulse), massA);
         W3 iangA = W_LOAD3R(row, ->iangA);
-        a->v.x = W_(Add)(a->v.x, W_(Mul)(la, d->x)), a->v.y = W_(Add)(a->v.y, W_(Mul)(la, d->y)), a->v.z = W_(Add)(a->v.z, W_(Mul)(la, d->z));
         a->w.x = W_(Sub)(a->w.x, W_(Mul)(impulse, iangA.x)), a->w.y = W_(Sub)(a->w.y, W_(Mul)(impulse, iangA.y));
         a->w.z = W_(Sub)(a->w.z, W_(Mul)(impulse, iangA.z));
     }
-    b->v.x = W_(Add)(b->v.x, W_(Mul)(lb, d->x)), b->v.y = W_(Add)(b->v.y, W_(Mul)(lb, d->y)), b->v.z = W_(Add)(b->v.z, W_(Mul)(lb, d->z));
     b->w.x = W_(Add)(b->w.x, W_(Mul)(impulse, iangB.x)), b->w.y = W_(Add)(b->w.y, W_(Mul)(impulse, iangB.y));
     b->w.z = W_(Add)(b->w.z, W_(Mul)(impulse, iangB.z));
+}
+
+// v_a -= m_a p, v_b += m_b p for a linear impulse p (with `still`, a is left at +0)
+FC_V4_INLINE void W_NAME(fcRow, _ApplyLinear)(const W3* p, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
+{
+    if (!still) {
+        a->v.x = W_(Sub)(a->v.x, W_(Mul)(massA, p->x)), a->v.y = W_(Sub)(a->v.y, W_(Mul)(massA, p->y));
+        a->v.z = W_(Sub)(a->v.z, W_(Mul)(massA, p->z));
+    }
+    b->v.x = W_(Add)(b->v.x, W_(Mul)(massB, p->x)), b->v.y = W_(Add)(b->v.y, W_(Mul)(massB, p->y));
+    b->v.z = W_(Add)(b->v.z, W_(Mul)(massB, p->z));
+}
+
+// a row's impulse lambda: v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
+FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
+{
+    W3 p = {W_(Mul)(impulse, d->x), W_(Mul)(impulse, d->y), W_(Mul)(impulse, d->z)};
+    W_NAME(fcRow, _ApplyLinear)(&p, massA, massB, a, b, still);
+    W_NAME(fcRow, _ApplyTurn)(row, a, b, impulse, still);
 }
 
 // the velocities of the blocks' bodies on one side (solver bodies index[g]), lane by lane, and back
@@ -111,6 +131,11 @@ FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodi
 // resistance (spin: one block's, NULL: none), then friction; the blocks have as many points, taken in the given order
 // (reversed on alternate sweeps). Returns the largest impulse change per lane. An empty lane or point has zero rows
 // and changes nothing.
+// The linear velocities enter a manifold's rows only through its relative speeds along n, t1 and t2,
+// d . (v_b - v_a), and an impulse lambda along d moves only d's, by (m_a + m_b) lambda: the inverse mass is a
+// scalar and the three directions are orthonormal. So the rows carry those three speeds and the sums of their
+// impulses, and v_a, v_b take the sums once, after the block's rows: a row updates 6 angular velocities, not 12,
+// and the 6 linear ones and the directions stay out of the rows' registers (docs/physics.md, 4d).
 FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
                                                bool reverse, W settled, W* unsettled, bool still)
 {
@@ -122,22 +147,29 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
     W_BODY a, b;
     W_NAME(fcSweep, _Gather)(&a, bodies, sideA);
     W_NAME(fcSweep, _Gather)(&b, bodies, sideB);
-    W massA = W_LOAD(blk, ->invMassA), massB = W_LOAD(blk, ->invMassB);
-    W3 n = W_LOAD3(blk, ->normal);
+    W massA = W_LOAD(blk, ->invMassA), massB = W_LOAD(blk, ->invMassB), mass = W_(Add)(massA, massB);
     W zero = W_(Splat)(0), largest = zero, totalNormal = zero;
+    W speed[3], sum[3] = {zero, zero, zero};  // d . (v_b - v_a) and the sum of the impulses along n, t1, t2
+    {
+        W3 dv = still ? b.v : (W3){W_(Sub)(b.v.x, a.v.x), W_(Sub)(b.v.y, a.v.y), W_(Sub)(b.v.z, a.v.z)};
+        W3 n = W_LOAD3(blk, ->normal), t0 = W_LOAD3(blk, ->tangent[0]), t1 = W_LOAD3(blk, ->tangent[1]);
+        speed[0] = W_DOT(n, dv), speed[1] = W_DOT(t0, dv), speed[2] = W_DOT(t1, dv);
+    }
     int count = blk[0]->points;
     fcContactPoint4* sp[FC_SWEEP_BLOCKS];
     const fcContactRow4* row[FC_SWEEP_BLOCKS];
     for (int k = 0; k < count; ++k) {
         for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k), row[g] = &sp[g]->n;
-        W vn = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &n, &a, &b, still);
+        W vn = W_(Add)(speed[0], W_NAME(fcRow, _Turn)(W_ROWARG(row), &a, &b, still));
         W old = W_LOAD(sp, ->normalImpulse);
         W trial = W_(Sub)(old, W_(Mul)(W_LOAD(sp, ->n.mass), W_(Sub)(vn, W_LOAD(sp, ->bias))));
         W next = W_(Greater)(trial, zero, trial, zero);
         W delta = W_(Sub)(next, old);
         W_STORE(sp, ->trialImpulse, trial);
         W_STORE(sp, ->normalImpulse, next);
-        W_NAME(fcRow, _Apply)(W_ROWARG(row), &n, massA, massB, &a, &b, delta, still);
+        W_NAME(fcRow, _ApplyTurn)(W_ROWARG(row), &a, &b, delta, still);
+        speed[0] = W_(Add)(speed[0], W_(Mul)(mass, delta));
+        sum[0] = W_(Add)(sum[0], delta);
         largest = W_(Max)(largest, W_(Abs)(delta));
         totalNormal = W_(Add)(totalNormal, next);
     }
@@ -147,7 +179,7 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
     // rolling and spinning resistance: angular rows bounded by an arm times the manifold's normal impulse,
     // before friction, so that the sweep ends with the contact points' sliding settled
     if (spin) {
-        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk[0]->tangent[0][0]), fcVec3x4_Load(blk[0]->tangent[1][0]), n};
+        fcVec3x4 dirs[3] = {fcVec3x4_Load(blk[0]->tangent[0][0]), fcVec3x4_Load(blk[0]->tangent[1][0]), fcVec3x4_Load(blk[0]->normal[0])};
         for (int d = 0; d < 3; ++d) {
             fcV4 bound = fcV4_Mul(fcV4_Load(spin->arm[d]), totalNormal);
             fcV4 w = fcVec3x4_Dot(fcVec3x4_Sub(b.w, a.w), dirs[d]);
@@ -163,7 +195,6 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
 #else
     (void)spin;  // the caller pairs only blocks without
 #endif
-    W3 t[2] = {W_LOAD3(blk, ->tangent[0]), W_LOAD3(blk, ->tangent[1])};
     W friction = W_LOAD(blk, ->friction);
     for (int k = 0; k < count; ++k) {
         for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k);
@@ -171,7 +202,7 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
         W old[2], next[2];
         for (int i = 0; i < 2; ++i) {
             for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
-            W vt = W_NAME(fcRow, _Velocity)(W_ROWARG(row), &t[i], &a, &b, still);
+            W vt = W_(Add)(speed[1 + i], W_NAME(fcRow, _Turn)(W_ROWARG(row), &a, &b, still));
             old[i] = W_LOAD(sp, ->tangentImpulse[i]);
             next[i] = W_(Sub)(old[i], W_(Mul)(W_LOAD(sp, ->t[i].mass), vt));
             if (!cone) next[i] = W_(Min)(W_(Max)(next[i], W_(Neg)(bound)), bound);
@@ -192,10 +223,18 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
             for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
             W delta = W_(Sub)(next[i], old[i]);
             W_STORE(sp, ->tangentImpulse[i], next[i]);
-            W_NAME(fcRow, _Apply)(W_ROWARG(row), &t[i], massA, massB, &a, &b, delta, still);
+            W_NAME(fcRow, _ApplyTurn)(W_ROWARG(row), &a, &b, delta, still);
+            speed[1 + i] = W_(Add)(speed[1 + i], W_(Mul)(mass, delta));
+            sum[1 + i] = W_(Add)(sum[1 + i], delta);
             largest = W_(Max)(largest, W_(Abs)(delta));
         }
     }
+    // the linear impulse the rows gave: n sum_n + t1 sum_t1 + t2 sum_t2
+    W3 n = W_LOAD3(blk, ->normal), t0 = W_LOAD3(blk, ->tangent[0]), t1 = W_LOAD3(blk, ->tangent[1]);
+    W3 p = {W_(Add)(W_(Add)(W_(Mul)(n.x, sum[0]), W_(Mul)(t0.x, sum[1])), W_(Mul)(t1.x, sum[2])),
+            W_(Add)(W_(Add)(W_(Mul)(n.y, sum[0]), W_(Mul)(t0.y, sum[1])), W_(Mul)(t1.y, sum[2])),
+            W_(Add)(W_(Add)(W_(Mul)(n.z, sum[0]), W_(Mul)(t0.z, sum[1])), W_(Mul)(t1.z, sum[2]))};
+    W_NAME(fcRow, _ApplyLinear)(&p, massA, massB, &a, &b, still);
     W_NAME(fcSweep, _Scatter)(&a, bodies, writeA);
     W_NAME(fcSweep, _Scatter)(&b, bodies, writeB);
     return largest;
