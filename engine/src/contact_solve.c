@@ -1796,11 +1796,13 @@ FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begi
         fcBody4_Gather(&a, set->solverBodies, blk->a);
         fcBody4_Gather(&b, set->solverBodies, blk->b);
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
+        // the normal displacement n . (dx_b - dx_a) carried through the rows, dx moved once after them (as in the sweep)
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 along = fcVec3x4_Dot(n, fcVec3x4_Sub(b.v, a.v)), mass = fcV4_Add(massA, massB), sum = zero;
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
             const fcContactRow4* row = pos->row + i;
-            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcRow4_Velocity(row, &n, &a, &b, false));
+            fcV4 s = fcV4_Add(fcV4_Load(pos->separation[i]), fcV4_Add(along, fcRow4_Turn(row, &a, &b, false)));
             // an overlap past the slop: beta of the excess, at most maxCorrection
             fcV4 error = fcV4_Sub(s, slop);
             fcV4 overlap = fcV4_Greater(zero, error, one, zero);
@@ -1811,8 +1813,13 @@ FC_SIMD_CLONES static void fcContacts_PositionSweepChunk(void* context, int begi
             correction = fcV4_Greater(bounce, zero, fcV4_Sub(s, fcV4_Load(sp->bounceTarget)), correction);
             fcV4_Store(sp->bounced, zero);
             moved = fcV4_Max(moved, fcV4_Max(overlap, bounce));
-            fcRow4_Apply(row, &n, massA, massB, &a, &b, fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass))), false);
+            fcV4 impulse = fcV4_Neg(fcV4_Mul(correction, fcV4_Load(row->mass)));
+            fcRow4_ApplyTurn(row, &a, &b, impulse, false);
+            along = fcV4_Add(along, fcV4_Mul(mass, impulse));
+            sum = fcV4_Add(sum, impulse);
         }
+        fcVec3x4 p = fcVec3x4_Scale(sum, n);
+        fcRow4_ApplyLinear(&p, massA, massB, &a, &b, false);
         fcBody4_Scatter(&a, set->solverBodies, blk->writeA);
         fcBody4_Scatter(&b, set->solverBodies, blk->writeB);
     }

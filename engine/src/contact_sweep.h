@@ -93,6 +93,16 @@ FC_V4_INLINE void W_NAME(fcRow, _ApplyLinear)(const W3* p, W massA, W massB, W_B
     b->v.z = W_(Add)(b->v.z, W_(Mul)(massB, p->z));
 }
 
+// the linear impulse of a manifold's rows, n sum_n + t1 sum_t1 + t2 sum_t2 (dirs: n, t1, t2; sum: the sums of their
+// impulses), applied to v_a and v_b
+FC_V4_INLINE void W_NAME(fcRow, _ApplyFrame)(const W3* dirs, const W* sum, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
+{
+    W3 p = {W_(Add)(W_(Add)(W_(Mul)(dirs[0].x, sum[0]), W_(Mul)(dirs[1].x, sum[1])), W_(Mul)(dirs[2].x, sum[2])),
+            W_(Add)(W_(Add)(W_(Mul)(dirs[0].y, sum[0]), W_(Mul)(dirs[1].y, sum[1])), W_(Mul)(dirs[2].y, sum[2])),
+            W_(Add)(W_(Add)(W_(Mul)(dirs[0].z, sum[0]), W_(Mul)(dirs[1].z, sum[1])), W_(Mul)(dirs[2].z, sum[2]))};
+    W_NAME(fcRow, _ApplyLinear)(&p, massA, massB, a, b, still);
+}
+
 // a row's impulse lambda: v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
 FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
 {
@@ -229,12 +239,8 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
             largest = W_(Max)(largest, W_(Abs)(delta));
         }
     }
-    // the linear impulse the rows gave: n sum_n + t1 sum_t1 + t2 sum_t2
-    W3 n = W_LOAD3(blk, ->normal), t0 = W_LOAD3(blk, ->tangent[0]), t1 = W_LOAD3(blk, ->tangent[1]);
-    W3 p = {W_(Add)(W_(Add)(W_(Mul)(n.x, sum[0]), W_(Mul)(t0.x, sum[1])), W_(Mul)(t1.x, sum[2])),
-            W_(Add)(W_(Add)(W_(Mul)(n.y, sum[0]), W_(Mul)(t0.y, sum[1])), W_(Mul)(t1.y, sum[2])),
-            W_(Add)(W_(Add)(W_(Mul)(n.z, sum[0]), W_(Mul)(t0.z, sum[1])), W_(Mul)(t1.z, sum[2]))};
-    W_NAME(fcRow, _ApplyLinear)(&p, massA, massB, &a, &b, still);
+    W3 dirs[3] = {W_LOAD3(blk, ->normal), W_LOAD3(blk, ->tangent[0]), W_LOAD3(blk, ->tangent[1])};
+    W_NAME(fcRow, _ApplyFrame)(dirs, sum, massA, massB, &a, &b, still);
     W_NAME(fcSweep, _Scatter)(&a, bodies, writeA);
     W_NAME(fcSweep, _Scatter)(&b, bodies, writeB);
     return largest;
