@@ -149,7 +149,6 @@ static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* ind
     return true;
 }
 
-// all validation happens on `j` (a local) so that a refused def changes nothing
 // a joint made, changed or destroyed acts on its bodies from the next step; asleep, they would not feel it until
 // something else woke them (a motor switched on under a sleeping wheel started a step late, a destroyed joint's box
 // stayed in the air)
@@ -159,6 +158,7 @@ static void fcJoint_WakeBodies(fcWorld* world, const fcJoint* j)
     if (j->bodyB >= 0) fcBody_Wake(world, world->bodies + j->bodyB);
 }
 
+// all validation happens on `j` (a local) so that a refused def changes nothing
 static fcJointId fcJoint_Commit(fcWorld* world, fcJoint* j, const char* name)
 {
     int index = fcWorld_TakeSlot(world, (void**)&world->joints, sizeof(fcJoint), offsetof(fcJoint, generation),
