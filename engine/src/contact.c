@@ -279,6 +279,15 @@ static void fcContacts_Tangents(const fcBody* ba, const fcBody* bb, fcVec3 point
     tangent[1] = fcVec3_Cross(normal, tangent[0]);
 }
 
+// a friction impulse along the tangents from, re-expressed along the tangents to (the basis follows the normal);
+// out may be in
+static void fcContacts_TurnFriction(const fcReal in[2], const fcVec3 from[2], const fcVec3 to[2], fcReal out[2])
+{
+    fcVec3 t = fcVec3_Add(fcVec3_Scale(in[0], from[0]), fcVec3_Scale(in[1], from[1]));
+    out[0] = fcVec3_Dot(t, to[0]);
+    out[1] = fcVec3_Dot(t, to[1]);
+}
+
 // the pair's touching flag, and its begin or end event when one of its shapes asks for them
 static void fcContacts_SetTouching(const fcWorld* world, fcContact* c, bool touching)
 {
@@ -381,12 +390,8 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, fcContactKept*
             if (from[i] < 0) continue;
             fcContactPoint* p = cm->points + i;
             int o = from[i];
-            // the tangent basis follows the normal; re-express the old friction impulse in the new one
-            fcVec3 t = fcVec3_Add(fcVec3_Scale(prev->points[o].tangentImpulse[0], prev->tangent[0]),
-                                  fcVec3_Scale(prev->points[o].tangentImpulse[1], prev->tangent[1]));
             p->normalImpulse = prev->points[o].normalImpulse;
-            p->tangentImpulse[0] = fcVec3_Dot(t, cm->tangent[0]);
-            p->tangentImpulse[1] = fcVec3_Dot(t, cm->tangent[1]);
+            fcContacts_TurnFriction(prev->points[o].tangentImpulse, prev->tangent, cm->tangent, p->tangentImpulse);
             p->lastNormalImpulse = prev->points[o].totalNormalImpulse;
             p->wasSlipping = prev->points[o].slipping;
         }
@@ -476,15 +481,11 @@ static bool fcContacts_Keep(const fcWorld* world, fcContact* c, fcContactKept* k
             p->trialImpulse = 0;
             p->slipping = false;
         }
-        fcVec3 t0 = cm->tangent[0], t1 = cm->tangent[1];
+        fcVec3 last[2] = {cm->tangent[0], cm->tangent[1]};
         cm->normal = n;
         fcContacts_Tangents(ba, bb, pc, n, cm->tangent);
-        for (int i = 0; i < cm->pointCount; ++i) {
-            fcContactPoint* p = cm->points + i;
-            fcVec3 t = fcVec3_Add(fcVec3_Scale(p->tangentImpulse[0], t0), fcVec3_Scale(p->tangentImpulse[1], t1));
-            p->tangentImpulse[0] = fcVec3_Dot(t, cm->tangent[0]);
-            p->tangentImpulse[1] = fcVec3_Dot(t, cm->tangent[1]);
-        }
+        for (int i = 0; i < cm->pointCount; ++i)
+            fcContacts_TurnFriction(cm->points[i].tangentImpulse, last, cm->tangent, cm->points[i].tangentImpulse);
     }
     fcContacts_SetTouching(world, c, touching);
     return true;
