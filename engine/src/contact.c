@@ -9,6 +9,12 @@
 
 void fcContacts_Free(fcContactSet* set)
 {
+    for (int k = 0; k < set->high; ++k) {
+        fcContact* c = fcContacts_Pair(set, k);
+        if (c->inUse && c->manifolds != &c->first) fcFree(c->manifolds);
+    }
+    for (int k = 0; k < set->meshBlockCount; ++k) fcFree(set->meshBlocks[k]);
+    fcFree(set->meshBlocks);
     for (int k = 0; k < set->pageCount; ++k) fcFree(set->pages[k]);
     fcFree(set->pages);
     fcFree(set->freeList);
@@ -146,6 +152,12 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     const fcShapeDef* da = &world->shapes[a].def;
     const fcShapeDef* db = &world->shapes[b].def;
     c->sensor = da->isSensor || db->isSensor;
+    c->manifolds = &c->first;
+    if (!c->sensor && (world->shapes[a].geometry.type == fc_meshShape || world->shapes[b].geometry.type == fc_meshShape)) {
+        size_t size = sizeof(fcContactManifold) * FC_MAX_PAIR_MANIFOLDS;
+        c->manifolds = set->meshBlockCount > 0 ? set->meshBlocks[--set->meshBlockCount] : fcAlloc(size);
+        memset(c->manifolds, 0, size);
+    }
     if (set->high > set->hashSize) {
         c->inUse = false;  // the rehash links the live contacts; this one is linked below
         fcContacts_Rehash(set, set->hashSize ? 2 * set->hashSize : 256);
@@ -168,6 +180,14 @@ static void fcContacts_Destroy(fcWorld* world, int index)
     while (*link != index) link = set->hashNext + *link;
     *link = set->hashNext[index];
     c->inUse = false;
+    if (c->manifolds != &c->first) {
+        if (set->meshBlockCount == set->meshBlockCapacity) {
+            set->meshBlockCapacity = 2 * set->meshBlockCapacity + 16;
+            set->meshBlocks = fcRealloc(set->meshBlocks, sizeof(fcContactManifold*) * (size_t)set->meshBlockCapacity);
+        }
+        set->meshBlocks[set->meshBlockCount++] = c->manifolds;
+        c->manifolds = &c->first;
+    }
     set->pairBodies[2 * index] = set->pairBodies[2 * index + 1] = -1;
     set->pairFlags[index] = 0;
     set->freeList[set->freeCount++] = index;  // the free list has room for every slot
@@ -830,7 +850,7 @@ static void fcContacts_WakeSleepers(fcWorld* world)
 }
 
 // A pair slot's state after the narrowphase (fcContactSet.slotState): the sequential pass after it reads these two
-// bytes a slot instead of the pair (its fields lie 3 KB apart, so each pair read there, and again by the manifold
+// bytes a slot instead of the pair (the pairs lay 3 KB apart then, so each pair read there, and again by the manifold
 // index and the sort by height, was a cache miss: in the S4 rain, 16 thousand a step)
 #define FC_SLOT_IN_USE 0x1u
 #define FC_SLOT_OVERLAP 0x2u
@@ -862,7 +882,7 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
     for (int ci = begin; ci < end; ++ci) {
         // a pair that was asleep at the last narrowphase, between bodies that have stayed put since, would come out
         // as it did then (no points collided, its fat boxes where they were, the height key along the same gravity):
-        // its state and height key are kept, and its record (3 KB from the next one's) is not read
+        // its state and height key are kept, and its record (900 bytes from the next one's) is not read
         if (marks && (set->pairFlags[ci] & FC_PAIR_ASLEEP)) {
             int a = set->pairBodies[2 * ci], b = set->pairBodies[2 * ci + 1];
             if (marks[a] & marks[b] & FC_MARK_STILL) continue;
@@ -897,7 +917,7 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
                 }
                 int n = fcContacts_WithinMargin(sa->aabb, sb->aabb, margin)
                             ? fcCollide(&sa->geometry, sa->transform, &sb->geometry, sb->transform, margin, &last, fresh,
-                                        FC_MAX_PAIR_MANIFOLDS)
+                                        fcContacts_ManifoldRoom(c))
                             : 0;
                 // only a pair with points is solved or reported: the others' materials would go unread
                 if (n > 0) fcContacts_MixMaterial(world, c);

@@ -47,7 +47,7 @@ typedef struct fcContactManifold {
 
 typedef struct fcContact {
     // every field but the manifolds first, together: the collide stage's passes over all pair slots read these
-    // and, for most pairs, nothing else (a pair is about 3 KB with its manifolds)
+    // and, for most pairs, nothing else (a pair is some 900 bytes with its manifold)
     bool inUse;
     bool touching;            // a point within the slop
     bool sensor;              // one of the shapes is a sensor: overlap only
@@ -61,7 +61,11 @@ typedef struct fcContact {
     int bodyA, bodyB;
     int manifoldCount;
     fcReal friction, restitution, rollingFriction, torsionalFriction;
-    fcContactManifold manifolds[FC_MAX_PAIR_MANIFOLDS];
+    // room for the pair's manifolds: `first` for a convex pair, which has one at most; a mesh pair, one a touching
+    // triangle, takes a block of FC_MAX_PAIR_MANIFOLDS (fcContactSet.meshBlocks) when it is made. With room for four
+    // in every pair, a pair took 3.4 KB, most of it never written: S4's 4400 pairs touched 15 MB of new pages.
+    fcContactManifold* manifolds;
+    fcContactManifold first;
 } fcContact;
 
 // Where a pair's narrowphase last found its points, and the margin it collided within: while the pair stays there, it
@@ -199,16 +203,19 @@ typedef struct fcContactKey {
 
 typedef struct fcContactSet {
     // the pairs, in pages of FC_PAIR_PAGE pair slots (fcContacts_Pair): a page is added as the pairs outgrow them,
-    // and none moves, so that growing costs no copy of the pairs (some 3 KB each: doubling one array of them
-    // copied 12 MB in one of S7's steps, 4 to 10 ms) and a pair's address holds for its life
+    // and none moves, so that growing costs no copy of the pairs (doubling one array of them, 3 KB each then,
+    // copied 12 MB in one of S7's steps, 4 to 10 ms) and a pair's address (and its `first` manifold's) holds for its life
     fcContact** pages;
     int pageCount, pageCapacity;
+    // the blocks of FC_MAX_PAIR_MANIFOLDS manifolds that destroyed mesh pairs left, for the next ones
+    fcContactManifold** meshBlocks;
+    int meshBlockCount, meshBlockCapacity;
     int capacity, high, freeCount;  // capacity: of the per-slot arrays (freeList, hashNext, pairKeys)
     int* freeList;
     int* hashHeads;           // (hashSize) first contact of each bucket
     int hashSize;
     // (capacity) per pair slot, its chain link in the pair hash and its shapes (shapeA << 32 | shapeB): the broadphase's
-    // look-ups walk these, not the pairs (3 KB apart, and out of the caches when the broadphase runs)
+    // look-ups walk these, not the pairs (900 bytes apart, and out of the caches when the broadphase runs)
     int* hashNext;
     uint64_t* pairKeys;
     int* pairBodies;              // (2 x capacity) slot k's bodies at 2k, 2k + 1, -1 for a free slot or a sensor: the
@@ -301,7 +308,7 @@ enum {
     FC_PAIR_TOUCHING = 2,  // some point within the slop: the pair joins its bodies' islands
 };
 
-#define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 200 KB)
+#define FC_PAIR_PAGE_BITS 6  // 64 pair slots a page (about 58 KB)
 #define FC_PAIR_PAGE (1 << FC_PAIR_PAGE_BITS)
 
 // pair slot `index` (< high)
@@ -309,6 +316,9 @@ static inline fcContact* fcContacts_Pair(const fcContactSet* set, int index)
 {
     return set->pages[index >> FC_PAIR_PAGE_BITS] + (index & (FC_PAIR_PAGE - 1));
 }
+
+// how many manifolds the pair has room for
+static inline int fcContacts_ManifoldRoom(const fcContact* c) { return c->manifolds == &c->first ? 1 : FC_MAX_PAIR_MANIFOLDS; }
 
 struct fcWorld;
 void fcContacts_Free(fcContactSet* set);

@@ -335,7 +335,7 @@ static void fcContacts_ForColors(fcWorld* world, fcTaskFcn* fn, fcContactTask* t
 
 // The manifolds of the block FC_CONTACT_PREFETCH_AHEAD past block bi into the cache (for writing with `write`): the
 // passes that copy between blocks and manifolds take them in block order, which is not the contacts' (each some
-// 3 KB), so that every lane's manifold is a cache miss the hardware cannot foresee
+// 900 bytes), so that every lane's manifold is a cache miss the hardware cannot foresee
 #define FC_CONTACT_PREFETCH_AHEAD 2
 static inline void fcContacts_PrefetchManifolds(const fcContactSet* set, int bi, int end, bool write)
 {
@@ -358,14 +358,14 @@ static inline void fcContacts_PrefetchManifolds(const fcContactSet* set, int bi,
 }
 
 // the same for the passes over the touching contacts in their order (FC_FOR_EACH_MANIFOLD): contact t + ahead's
-// first manifold, most contacts' only one (the contacts lie some 3 KB apart, too far for the hardware's prefetch)
+// first manifold, most contacts' only one (the contacts lie some 900 bytes apart, too far for the hardware's prefetch)
 static inline void fcContacts_PrefetchTouching(const fcContactSet* set, int t)
 {
 #if defined(__GNUC__)
     t += FC_CONTACT_PREFETCH_AHEAD;
     if (t >= set->touchingCount) return;
     const char* p = (const char*)fcContacts_Pair(set, set->touching[t]);
-    for (size_t off = 0; off < offsetof(fcContact, manifolds) + sizeof(fcContactManifold); off += 64) __builtin_prefetch(p + off, 0);
+    for (size_t off = 0; off < offsetof(fcContact, first) + sizeof(fcContactManifold); off += 64) __builtin_prefetch(p + off, 0);
 #else
     (void)set, (void)t;
 #endif
