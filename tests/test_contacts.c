@@ -1249,6 +1249,36 @@ static int test_sleeper_wakes_when_its_support_is_moved(void)
     return 0;
 }
 
+// A new gravity wakes every sleeper (fcWorld_SetGravity): a stack asleep on a platform stayed in the air, unmoved,
+// when gravity was turned upward. Now it rises from the next step as a free fall from rest, g h^2 n (n + 1) / 2 in n
+// steps; gravity set again to the value it has wakes nothing.
+static int test_sleeper_wakes_when_gravity_changes(void)
+{
+    const double h = 1.0 / 60;
+    const int n = 60;
+    fcWorldId w = fcMakeWorld(h, true);
+    fcBodyId platform, low, top;
+    ENSURE(fcSleepingStack(w, &platform, &low, &top));
+    ENSURE(fcWorld_SetGravity(w, fcWorld_GetGravity(w)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    fcVec3 lowRest = fcBody_GetPosition(low), topRest = fcBody_GetPosition(top);
+    ENSURE(!fcWorld_SetGravity(w, fcV3(0, 0, NAN)));  // refused: nothing woken
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    ENSURE(fcWorld_SetGravity(w, fcV3(0, 0, g)));
+    for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 2);
+    double rise = g * h * h * n * (n + 1) / 2, lowZ = fcBody_GetPosition(low).z, topZ = fcBody_GetPosition(top).z;
+    printf("  gravity turned upward under a sleeping stack: it rose %.9f m and %.9f m in 1 s (free fall from rest: "
+           "%.9f m)\n", lowZ - lowRest.z, topZ - topRest.z, rise);
+    ENSURE_NEAR(0.5 * (lowZ + topZ), 0.5 * (lowRest.z + topRest.z) + rise, 1e-9);
+    ENSURE_NEAR(lowZ, lowRest.z + rise, 1e-6);
+    ENSURE_NEAR(topZ, topRest.z + rise, 1e-6);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // Destroying what holds a sleeper wakes it (fcContacts_RemoveShape, fcJoint_DestroyInternal): a stack asleep on a
 // platform whose body or shape was destroyed, or on a box that was destroyed, and a box asleep on a ball joint that
 // was destroyed, all stayed in the air. Now the stack's centre of mass and the hanging box fall freely from the next
@@ -1649,6 +1679,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeping);
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
+    RUN_TEST(test_sleeper_wakes_when_gravity_changes);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_sleeper_wakes_when_its_joint_changes);
     RUN_TEST(test_filter_change_on_resting_pairs);

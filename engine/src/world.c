@@ -306,7 +306,14 @@ bool fcWorld_SetGravity(fcWorldId id, fcVec3 g)
 {
     FC_WORLD_GET(id, false, "fcWorld_SetGravity");
     if (!fcVec3_IsFinite(g)) return fcError("fcWorld_SetGravity: gravity is not finite");
+    // a new gravity wakes every sleeper: a sleeping body is not integrated, so a pile asleep under the old one
+    // would hang in the air under the new one
+    bool changed = g.x != world->def.gravity.x || g.y != world->def.gravity.y || g.z != world->def.gravity.z;
     world->def.gravity = g;
+    for (int k = 0; changed && world->asleepCount > 0 && k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (b->inUse && b->asleep) fcBody_Wake(world, b);
+    }
     return true;
 }
 

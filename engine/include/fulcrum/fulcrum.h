@@ -106,6 +106,7 @@ FC_API fcReal fcWorld_GetTimestep(fcWorldId worldId);
 /// Set the fixed step, s (0 < h <= 1).
 FC_API bool fcWorld_SetTimestep(fcWorldId worldId, fcReal h);
 FC_API fcVec3 fcWorld_GetGravity(fcWorldId worldId);
+/// A gravity other than the present one wakes every sleeping body.
 FC_API bool fcWorld_SetGravity(fcWorldId worldId, fcVec3 gravity);
 FC_API fcStabilization fcWorld_GetStabilization(fcWorldId worldId);
 FC_API bool fcWorld_SetStabilization(fcWorldId worldId, fcStabilization mode);
