@@ -152,8 +152,9 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     const fcShapeDef* da = &world->shapes[a].def;
     const fcShapeDef* db = &world->shapes[b].def;
     c->sensor = da->isSensor || db->isSensor;
+    // a sensor on a mesh too: its overlap is read from every touching triangle's manifold (fcContacts_Update)
     c->manifolds = &c->first;
-    if (!c->sensor && (world->shapes[a].geometry.type == fc_meshShape || world->shapes[b].geometry.type == fc_meshShape)) {
+    if (world->shapes[a].geometry.type == fc_meshShape || world->shapes[b].geometry.type == fc_meshShape) {
         size_t size = sizeof(fcContactManifold) * FC_MAX_PAIR_MANIFOLDS;
         c->manifolds = set->meshBlockCount > 0 ? set->meshBlocks[--set->meshBlockCount] : fcAlloc(size);
         memset(c->manifolds, 0, size);
