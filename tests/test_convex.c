@@ -1066,6 +1066,20 @@ static fcBodyId AddBody(fcWorldId w, fcBodyType type, fcVec3 p, fcQuat q, const 
     return b;
 }
 
+// a static body at position holding the mesh of these triangles (vertices in the body's frame)
+static fcBodyId AddStaticMesh(fcWorldId w, const fcVec3* v, int vertexCount, const int* idx, int triangleCount,
+                              fcVec3 position, double friction)
+{
+    fcShapeDef gd = fcDefaultShapeDef();
+    gd.type = fc_meshShape;
+    gd.vertices = v;
+    gd.vertexCount = vertexCount;
+    gd.indices = idx;
+    gd.triangleCount = triangleCount;
+    gd.friction = friction;
+    return AddBody(w, fc_staticBody, position, fcQuat_Identity(), &gd);
+}
+
 // a static square mesh of two triangles (their shared edge the diagonal from (-half, -half) to (half, half)) at
 // height z, its body at bodyPosition (the vertices are given in the world)
 static fcBodyId AddSquareMesh(fcWorldId w, double half, double z, fcVec3 bodyPosition)
@@ -1073,13 +1087,7 @@ static fcBodyId AddSquareMesh(fcWorldId w, double half, double z, fcVec3 bodyPos
     fcVec3 v[4] = {{-half, -half, z}, {half, -half, z}, {half, half, z}, {-half, half, z}};
     for (int i = 0; i < 4; ++i) v[i] = fcVec3_Sub(v[i], bodyPosition);
     int idx[6] = {0, 1, 2, 0, 2, 3};
-    fcShapeDef gd = fcDefaultShapeDef();
-    gd.type = fc_meshShape;
-    gd.vertices = v;
-    gd.vertexCount = 4;
-    gd.indices = idx;
-    gd.triangleCount = 2;
-    return AddBody(w, fc_staticBody, bodyPosition, fcQuat_Identity(), &gd);
+    return AddStaticMesh(w, v, 4, idx, 2, bodyPosition, fcDefaultShapeDef().friction);
 }
 
 // a static mesh of 8 x 8 squares of the given size, two triangles each, centred on the origin at z = 0
@@ -1094,14 +1102,7 @@ static fcBodyId AddGridMesh(fcWorldId w, double size, double friction)
             int a = j * 9 + i, b = a + 1, c = a + 10, d = a + 9;
             idx[k++] = a, idx[k++] = b, idx[k++] = c, idx[k++] = a, idx[k++] = c, idx[k++] = d;
         }
-    fcShapeDef gd = fcDefaultShapeDef();
-    gd.type = fc_meshShape;
-    gd.vertices = v;
-    gd.vertexCount = 81;
-    gd.indices = idx;
-    gd.triangleCount = 128;
-    gd.friction = friction;
-    return AddBody(w, fc_staticBody, fcV3(0, 0, 0), fcQuat_Identity(), &gd);
+    return AddStaticMesh(w, v, 81, idx, 128, fcV3(0, 0, 0), friction);
 }
 
 // normal force (N, +z on body) from all of body's contacts with other
@@ -1174,6 +1175,77 @@ static int test_world_resting_on_hulls_and_meshes(void)
     ENSURE_NEAR(ForceZ(bodies[0], ground), weight, 0.01 * weight);
     ENSURE_NEAR(fcBody_GetPosition(bodies[3]).z, 1.75, 0.02);
     ENSURE_NEAR(fcBody_GetPosition(bodies[5]).z, 0.6, 0.02);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// the events of the last step of this type with the sensor as shapeA (as fulcrum.h promises) and visitor as shapeB
+static int CountSensorEvents(fcWorldId w, fcEventType type, fcShapeId sensor, fcShapeId visitor)
+{
+    int count = 0;
+    for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+        fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+        if (ev.type == type && FC_ID_EQUALS(ev.shapeA, sensor) && FC_ID_EQUALS(ev.shapeB, visitor)) count += 1;
+    }
+    return count;
+}
+
+// steps the world, adding up the sensor's begin and end events with the visitor
+static bool StepCountingSensorEvents(fcWorldId w, int steps, fcShapeId sensor, fcShapeId visitor, int* begins, int* ends)
+{
+    for (int i = 0; i < steps; ++i) {
+        if (!fcWorld_Step(w)) return false;
+        *begins += CountSensorEvents(w, fc_eventSensorBegin, sensor, visitor);
+        *ends += CountSensorEvents(w, fc_eventSensorEnd, sensor, visitor);
+    }
+    return true;
+}
+
+// A sensor over a mesh overlaps where any triangle pierces it, whichever triangle the mesh visits first: a flat
+// grid of 32 triangles lies 1 cm under the sensor box's bottom (within the pair's margin, not overlapping) and one
+// tilted triangle, the mesh's last, rises 1 cm into it; the 33 triangles' manifolds merge into the pair's room, and
+// the spike's overlap must survive that. The sensor is on a kinematic body moved by hand over a static mesh: such a
+// pair has no dynamic body, and was once left out of the narrowphase (no event at all); and its events name the
+// sensor as shapeA, as fulcrum.h says, whichever shape the pair holds first (they named the mesh).
+static int test_sensor_on_mesh(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    fcWorldId w = fcCreateWorld(&wd);
+    fcVec3 v[25 + 3];
+    int idx[(32 + 1) * 3], k = 0;
+    for (int j = 0; j <= 4; ++j)
+        for (int i = 0; i <= 4; ++i) v[j * 5 + i] = fcV3(i - 2, j - 2, 0);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) {
+            int a = j * 5 + i, b = a + 1, c = a + 6, d = a + 5;
+            idx[k++] = a, idx[k++] = b, idx[k++] = c, idx[k++] = a, idx[k++] = c, idx[k++] = d;
+        }
+    // the spike, last in the mesh: its apex 2 cm above the grid, its normal tilted away from the grid's
+    v[25] = fcV3(0.3, 0.2, -0.1), v[26] = fcV3(0.7, 0.2, -0.1), v[27] = fcV3(0.5, 0.4, 0.02);
+    idx[k++] = 25, idx[k++] = 26, idx[k++] = 27;
+    fcShapeId mesh = fcBody_GetShape(AddStaticMesh(w, v, 28, idx, 33, fcV3(0, 0, 0), fcDefaultShapeDef().friction), 0);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_boxShape;
+    sd.halfExtents = fcV3(1.2, 1.2, 0.5);
+    sd.isSensor = true;
+    fcBodyId body = AddBody(w, fc_kinematicBody, fcV3(0.1, 0, 0.51), fcQuat_Identity(), &sd);
+    fcShapeId sensor = fcBody_GetShape(body, 0);
+    int begins = 0, ends = 0;
+    ENSURE(StepCountingSensorEvents(w, 3, sensor, mesh, &begins, &ends));
+    ENSURE(begins == 1 && ends == 0);
+    // the spike moved out from under the box (the grid still 1 cm below): the sensor is left
+    ENSURE(fcBody_SetTransform(body, fcV3(2.0, 0, 0.51), fcQuat_Identity()));
+    ENSURE(StepCountingSensorEvents(w, 3, sensor, mesh, &begins, &ends));
+    ENSURE(begins == 1 && ends == 1);
+    // back over it, and sunk 2 cm so that the grid pierces the box as well
+    ENSURE(fcBody_SetTransform(body, fcV3(0.1, 0, 0.49), fcQuat_Identity()));
+    ENSURE(StepCountingSensorEvents(w, 1, sensor, mesh, &begins, &ends));
+    ENSURE(begins == 2 && ends == 1);
+    // lifted 3 cm over the spike's apex: out
+    ENSURE(fcBody_SetTransform(body, fcV3(0.1, 0, 0.54), fcQuat_Identity()));
+    ENSURE(StepCountingSensorEvents(w, 1, sensor, mesh, &begins, &ends));
+    ENSURE(begins == 2 && ends == 2);
     fcDestroyWorld(w);
     return 0;
 }
@@ -1422,6 +1494,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_ray_casts);
     RUN_TEST(test_shape_casts);
     RUN_TEST(test_world_resting_on_hulls_and_meshes);
+    RUN_TEST(test_sensor_on_mesh);
     RUN_TEST(test_reported_penetration_counts_real_points);
     RUN_TEST(test_cylinder_lies_down_on_mesh);
     RUN_TEST(test_crushed_box_stays_on_mesh);

@@ -869,6 +869,13 @@ static uint16_t fcContacts_SlotState(const fcContact* c)
     return (uint16_t)state;
 }
 
+// whether a body leaves a pair as it was: asleep, static, or kinematic (but for a sensor, which sees it pass)
+static bool fcContacts_Resting(const fcBody* b, bool sensor)
+{
+    if (b->type == fc_dynamicBody) return b->asleep;
+    return b->type == fc_staticBody || !sensor;
+}
+
 // per pair slot, in parallel: whether the fat boxes still overlap, and the narrowphase with its id matching. Each
 // pair writes only itself; the pair cache, the events and the user's hook wait for the sequential pass
 static void fcContacts_NarrowChunk(void* context, int begin, int end)
@@ -902,7 +909,9 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
         }
         const fcBody* ba = world->bodies + c->bodyA;
         const fcBody* bb = world->bodies + c->bodyB;
-        bool asleep = (ba->asleep || ba->type != fc_dynamicBody) && (bb->asleep || bb->type != fc_dynamicBody);
+        // a pair with no awake dynamic body moves nothing and is not collided; but a sensor also sees a kinematic
+        // shape (moved by its velocity or by hand) pass a static one, either one the sensor
+        bool asleep = fcContacts_Resting(ba, c->sensor) && fcContacts_Resting(bb, c->sensor);
         if (!asleep) {
             fcReal margin = fcContacts_Margin(world, c);
             fcContactKept* kept = set->slotKept + ci;

@@ -56,12 +56,17 @@ static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, 
 {
     fcConstraintEvent* e = fcEvents_Push(world);
     e->type = type;
-    e->shapeA = fcMakeShapeId(world, c->shapeA);
-    e->shapeB = fcMakeShapeId(world, c->shapeB);
+    // a sensor event names the sensor first and gives the visitor's body as b, whichever shape the pair holds first
+    int shapeA = c->shapeA, shapeB = c->shapeB, bodyB = c->bodyB;
+    if ((type == fc_eventSensorBegin || type == fc_eventSensorEnd) && !world->shapes[shapeA].def.isSensor) {
+        shapeA = c->shapeB, shapeB = c->shapeA, bodyB = c->bodyA;
+    }
+    e->shapeA = fcMakeShapeId(world, shapeA);
+    e->shapeB = fcMakeShapeId(world, shapeB);
     e->time = time;
     const fcBody* a = world->bodies + c->bodyA;
-    e->positionB = world->snapshotPosition[c->bodyB];  // the step's start state
-    e->velocityB = world->snapshotVelocity[c->bodyB];
+    e->positionB = world->snapshotPosition[bodyB];  // the step's start state
+    e->velocityB = world->snapshotVelocity[bodyB];
     if (m != NULL && m->pointCount > 0) {
         e->normal = m->normal;
         e->point = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, m->points[0].localA));

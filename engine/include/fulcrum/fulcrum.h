@@ -560,7 +560,7 @@ typedef struct fcConstraintEvent {
     fcVec3 point, normal;  ///< contact events: a point of the contact and its normal (a to b), world
     fcReal time;           ///< s, interpolated inside the step where lambda crossed zero
     fcReal forceBefore;    ///< N: the constraint's force (lambda / h) in the step before the event
-    fcVec3 positionB;      ///< body_b's centre at the start of the step of the event, m
+    fcVec3 positionB;      ///< body_b's centre at the start of the step of the event (sensor events: the visitor's), m
     fcVec3 velocityB;      ///< body_b's velocity at the start of the step of the event, m/s
 } fcConstraintEvent;
 
