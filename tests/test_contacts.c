@@ -1279,6 +1279,69 @@ static int test_sleeper_wakes_when_gravity_changes(void)
     return 0;
 }
 
+// Sleep by hand and by force. fcBody_SetForce and fcBody_SetTorque with a new value wake a sleeping body with its
+// island: a force set on a sleeping box did nothing (it stayed asleep, the force unfelt). An upward 8 g N on the low box
+// of a sleeping 2 x 2 kg stack lifts the stack's centre of mass as a uniform acceleration g from rest (semi-implicit
+// Euler: g h^2 n (n + 1) / 2 in n steps). fcBody_SetAwake(false) stops a box in flight and keeps it where it is;
+// woken, it falls from rest; put to sleep, a body's island (the stack's boxes through their contact) sleeps whole.
+static int test_sleep_and_wake_by_hand(void)
+{
+    const double h = 1.0 / 60;
+    const int n = 60;
+    fcWorldId w = fcMakeWorld(h, true);
+    fcBodyId platform, low, top;
+    ENSURE(fcSleepingStack(w, &platform, &low, &top));
+    ENSURE(!fcBody_IsAwake(low) && !fcBody_IsAwake(top) && fcBody_IsAwake(platform));
+    ENSURE(fcBody_SetForce(low, fcV3(0, 0, 0)) && fcBody_SetTorque(top, fcV3(0, 0, 0)));  // unchanged: still asleep
+    ENSURE(!fcBody_IsAwake(low) && !fcBody_IsAwake(top));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    double rest = 0.5 * (fcBody_GetPosition(low).z + fcBody_GetPosition(top).z);
+    ENSURE(fcBody_SetForce(low, fcV3(0, 0, 4 * 2 * g)));  // 2 g up on the 4 kg against g down
+    ENSURE(fcBody_IsAwake(low) && fcBody_IsAwake(top));  // the island woke whole
+    for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+    double rise = 0.5 * (fcBody_GetPosition(low).z + fcBody_GetPosition(top).z) - rest;
+    printf("  a force set on a sleeping stack's low box: the stack rose %.9f m in 1 s (exact %.9f m)\n", rise,
+           g * h * h * n * (n + 1) / 2);
+    ENSURE_NEAR(rise, g * h * h * n * (n + 1) / 2, 1e-9);
+    fcDestroyWorld(w);
+
+    w = fcMakeWorld(h, true);
+    ENSURE(fcSleepingStack(w, &platform, &low, &top));
+    ENSURE(fcBody_SetTorque(top, fcV3(0, 0, 1)));
+    ENSURE(fcBody_IsAwake(low) && fcBody_IsAwake(top));
+    ENSURE(fcBody_SetTorque(top, fcV3(0, 0, 0)));
+    ENSURE(fcBody_SetAwake(low, false));  // the stack's island: both boxes
+    ENSURE(!fcBody_IsAwake(low) && !fcBody_IsAwake(top));
+    ENSURE(fcBody_SetAwake(platform, false) && fcBody_IsAwake(platform));  // a static body does not sleep
+    // a box stopped in flight stays put while asleep and falls from rest when woken
+    fcBodyId box = fcAddBox(w, fcV3(10, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_SetAwake(box, false));
+    fcVec3 stopped = fcBody_GetPosition(box);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(!fcBody_IsAwake(box) && fcWorld_GetStats(w).awakeBodies == 0);
+    ENSURE(fcVec3_Distance(fcBody_GetPosition(box), stopped) == 0 && fcVec3_Length(fcBody_GetLinearVelocity(box)) == 0);
+    ENSURE(fcBody_SetAwake(box, true));
+    for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcBody_GetPosition(box).z, stopped.z - g * h * h * n * (n + 1) / 2, 1e-9);
+    ENSURE(!fcBody_IsAwake(low) && !fcBody_IsAwake(top));  // nothing woke the stack
+    // a stale id: a clear error, and nothing changes
+    fcDestroyBody(box);
+    ENSURE(!fcBody_IsAwake(box) && strstr(fcGetLastError(), "fcBody_IsAwake") != NULL);
+    ENSURE(!fcBody_SetAwake(box, true) && strstr(fcGetLastError(), "fcBody_SetAwake") != NULL);
+    fcDestroyWorld(w);
+
+    // with sleeping off, a body put to sleep wakes at the next step
+    w = fcMakeWorld(h, false);
+    box = fcAddBox(w, fcV3(0, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    ENSURE(fcBody_SetAwake(box, false) && !fcBody_IsAwake(box));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_IsAwake(box));
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // Destroying what holds a sleeper wakes it (fcContacts_RemoveShape, fcJoint_DestroyInternal): a stack asleep on a
 // platform whose body or shape was destroyed, or on a box that was destroyed, and a box asleep on a ball joint that
 // was destroyed, all stayed in the air. Now the stack's centre of mass and the hanging box fall freely from the next
@@ -1680,6 +1743,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeper_woken_before_it_is_hit);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_sleeper_wakes_when_gravity_changes);
+    RUN_TEST(test_sleep_and_wake_by_hand);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_sleeper_wakes_when_its_joint_changes);
     RUN_TEST(test_filter_change_on_resting_pairs);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bodies: creation with validation, pose and velocity access, mass properties (given, or from the shapes).
 #include "joint.h"
+#include "solver.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -367,11 +368,37 @@ bool fcBody_SetMassProperties(fcBodyId id, fcReal mass, fcVec3 inertia)
     return true;
 }
 
+// a sleeping dynamic body given a different constant force or torque wakes with its island: asleep, it would
+// not feel it
+static void fcBody_WakeIfChanged(fcWorld* world, fcBody* body, fcVec3 old, fcVec3 now)
+{
+    if (body->type != fc_dynamicBody || !body->asleep || memcmp(&old, &now, sizeof old) == 0) return;
+    int index = (int)(body - world->bodies);
+    fcIslands_Wake(world, &index, 1);
+}
+
 bool fcBody_SetForce(fcBodyId id, fcVec3 f)
 {
     FC_BODY_GET_UNLOCKED(id, "fcBody_SetForce");
     if (!fcVec3_IsFinite(f)) return fcError("fcBody_SetForce: force is not finite");
+    fcBody_WakeIfChanged(world, body, body->force, f);
     body->force = f;
+    return true;
+}
+
+bool fcBody_IsAwake(fcBodyId id)
+{
+    FC_BODY_GET(id, false, "fcBody_IsAwake");
+    return body->type != fc_dynamicBody || !body->asleep;
+}
+
+bool fcBody_SetAwake(fcBodyId id, bool awake)
+{
+    FC_BODY_GET_UNLOCKED(id, "fcBody_SetAwake");
+    if (body->type != fc_dynamicBody || awake == !body->asleep) return true;
+    int index = (int)(body - world->bodies);
+    if (awake) fcIslands_Wake(world, &index, 1);
+    else fcIslands_Sleep(world, index);
     return true;
 }
 
@@ -430,6 +457,7 @@ bool fcBody_SetTorque(fcBodyId id, fcVec3 t)
 {
     FC_BODY_GET_UNLOCKED(id, "fcBody_SetTorque");
     if (!fcVec3_IsFinite(t)) return fcError("fcBody_SetTorque: torque is not finite");
+    fcBody_WakeIfChanged(world, body, body->torque, t);
     body->torque = t;
     return true;
 }

@@ -105,6 +105,24 @@ void fcIslands_Wake(fcWorld* world, const int* sleepers, int count)
     }
 }
 
+// The island of a dynamic body put to sleep at once (fcBody_SetAwake): its bodies stop, as an island at rest does,
+// with their rest time full, so that the next step's update keeps them asleep (while sleeping is enabled). The
+// islands are those of the last step's joints and touching contacts.
+void fcIslands_Sleep(fcWorld* world, int body)
+{
+    int n = world->bodyHigh;
+    int* parent = fcIslands_Join(world);
+    int root = fcIsland_Find(parent, body);
+    for (int k = 0; k < n; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody || fcIsland_Find(parent, k) != root) continue;
+        if (!b->asleep) world->asleepCount += 1;  // the narrowphase's wake search runs while any body sleeps
+        b->asleep = true;
+        b->sleepTime = world->def.sleepTime;
+        b->linearVelocity = b->angularVelocity = fcV3(0, 0, 0);
+    }
+}
+
 void fcIslands_Update(fcWorld* world)
 {
     int n = world->bodyHigh;

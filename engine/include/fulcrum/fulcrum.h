@@ -222,9 +222,16 @@ FC_API fcVec3 fcBody_GetInertia(fcBodyId bodyId);
 FC_API fcMat33 fcBody_GetInertiaTensor(fcBodyId bodyId);
 /// Replace mass (kg > 0) and body-frame principal inertia (each > 0) of a dynamic body.
 FC_API bool fcBody_SetMassProperties(fcBodyId bodyId, fcReal mass, fcVec3 inertia);
-/// Constant applied force (N, world, at the centre of mass) and torque (N m).
+/// Constant applied force (N, world, at the centre of mass) and torque (N m). A different one wakes a sleeping
+/// body with its island.
 FC_API bool fcBody_SetForce(fcBodyId bodyId, fcVec3 force);
 FC_API bool fcBody_SetTorque(fcBodyId bodyId, fcVec3 torque);
+/// Whether a dynamic body is awake (static and kinematic bodies never sleep: true).
+FC_API bool fcBody_IsAwake(fcBodyId bodyId);
+/// Wake a sleeping dynamic body with its island (joints and touching contacts of the last step), or put its island
+/// to sleep now: its bodies stop and stay asleep until something wakes them (with sleeping enabled; otherwise the
+/// next step wakes them). Static and kinematic bodies: nothing to do.
+FC_API bool fcBody_SetAwake(fcBodyId bodyId, bool awake);
 FC_API bool fcBody_SetDamping(fcBodyId bodyId, fcReal linear, fcReal angular);
 /// Add a force (N, world) acting at a world point for the next step only (a drag spring, a thruster); it is
 /// added to the constant force and cleared after the step. Wakes the body.
