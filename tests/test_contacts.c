@@ -33,20 +33,34 @@ static fcBodyId fcAddGround(fcWorldId w, double friction)
     return ground;
 }
 
-// a body of one box; a dynamic one of the given mass
-static fcBodyId fcAddTypedBox(fcWorldId w, fcBodyType type, fcVec3 p, fcVec3 half, double mass, double friction)
+// a body of one box shaped as sd says (a sensor, events off, ...); a dynamic one of the given mass
+static fcBodyId fcAddBoxWith(fcWorldId w, fcBodyType type, fcVec3 p, fcVec3 half, double mass, fcShapeDef sd)
 {
     fcBodyDef bd = fcDefaultBodyDef();
     bd.type = type;
     bd.position = p;
     fcBodyId b = fcCreateBody(w, &bd);
-    fcShapeDef sd = fcDefaultShapeDef();
     sd.type = fc_boxShape;
     sd.halfExtents = half;
-    sd.friction = friction;
     if (type == fc_dynamicBody) sd.density = mass / (8 * half.x * half.y * half.z);
     fcCreateShape(b, &sd);
     return b;
+}
+
+// a body of one box; a dynamic one of the given mass
+static fcBodyId fcAddTypedBox(fcWorldId w, fcBodyType type, fcVec3 p, fcVec3 half, double mass, double friction)
+{
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.friction = friction;
+    return fcAddBoxWith(w, type, p, half, mass, sd);
+}
+
+// a static sensor box: its shape
+static fcShapeId fcAddSensorBox(fcWorldId w, fcVec3 p, fcVec3 half)
+{
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.isSensor = true;
+    return fcBody_GetShape(fcAddBoxWith(w, fc_staticBody, p, half, 0, sd), 0);
 }
 
 static fcBodyId fcAddBox(fcWorldId w, fcVec3 p, fcVec3 half, double mass, double friction)
@@ -859,15 +873,7 @@ static int test_events_sensors_filters(void)
     }
     ENSURE(ends == 1);
     // a sensor box around the ball's path reports it entering and carries no force
-    fcBodyDef bd = fcDefaultBodyDef();
-    bd.type = fc_staticBody;
-    bd.position = fcV3(0, 0, 3);
-    fcBodyId sensorBody = fcCreateBody(w, &bd);
-    fcShapeDef sd = fcDefaultShapeDef();
-    sd.type = fc_boxShape;
-    sd.halfExtents = fcV3(1, 1, 0.2);
-    sd.isSensor = true;
-    fcCreateShape(sensorBody, &sd);
+    fcAddSensorBox(w, fcV3(0, 0, 3), fcV3(1, 1, 0.2));
     ENSURE(fcBody_SetTransform(ball, fcV3(0, 0, 2), fcQuat_Identity()));
     ENSURE(fcBody_SetLinearVelocity(ball, fcV3(0, 0, 6)));
     int sensed = 0;
@@ -1440,6 +1446,133 @@ static int test_sleeper_wakes_when_its_joint_changes(void)
     return 0;
 }
 
+// the events of the last step of this type between shapes a and b (either order)
+static int fcCountPairEvents(fcWorldId w, fcEventType type, fcShapeId a, fcShapeId b, fcConstraintEvent* last)
+{
+    int count = 0;
+    for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+        fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+        bool ab = FC_ID_EQUALS(ev.shapeA, a) && FC_ID_EQUALS(ev.shapeB, b), ba = FC_ID_EQUALS(ev.shapeA, b) && FC_ID_EQUALS(ev.shapeB, a);
+        if (ev.type != type || !(ab || ba)) continue;
+        count += 1;
+        if (last) *last = ev;
+    }
+    return count;
+}
+
+// A touching pair taken away between steps reports its end with the next step's events, so that every begin has its
+// end: a filter that refuses the pair, a joint that stops its bodies colliding, a destroyed shape or body (the end
+// names the gone shape by its stale id). They went without one, and when the pair came back a second begin followed.
+// A pair whose shapes want no contact events reports no end either when its shapes part at once (it did).
+static int test_pairs_taken_away_report_their_end(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyId platform = fcAddFixedBox(w, fc_staticBody, fcV3(2, 2, 0.5));
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    fcShapeId ground = fcBody_GetShape(platform, 0), shape = fcBody_GetShape(box, 0);
+    int begins = 0;
+    for (int i = 0; i < 30; ++i) {
+        ENSURE(fcWorld_Step(w));
+        begins += fcCountPairEvents(w, fc_eventContactBegin, ground, shape, NULL);
+    }
+    ENSURE(begins == 1);
+    fcConstraintEvent end;
+    ENSURE(fcShape_SetFilter(shape, 1, 0));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventContactEnd, ground, shape, &end) == 1);
+    ENSURE_NEAR(end.forceBefore, 2 * g, 1e-6 * 2 * g);  // the box's weight, carried in the last step
+    ENSURE(fcShape_SetFilter(shape, 1, UINT64_MAX));  // back (it fell 3 mm meanwhile)
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventContactBegin, ground, shape, NULL) == 1);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyA = platform;
+    jd.bodyB = box;
+    jd.anchor = fcBody_GetPosition(box);
+    fcJointId joint = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(joint));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventContactEnd, ground, shape, NULL) == 1);
+    fcDestroyJoint(joint);
+    begins = 0;
+    for (int i = 0; i < 2; ++i) {
+        ENSURE(fcWorld_Step(w));
+        begins += fcCountPairEvents(w, fc_eventContactBegin, ground, shape, NULL);
+    }
+    ENSURE(begins == 1 && fcWorld_GetContactCount(w) == 1);
+    fcDestroyShape(shape);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventContactEnd, ground, shape, NULL) == 1);  // shape: a stale id now
+    fcDestroyWorld(w);
+
+    // a body inside a sensor destroyed: the sensor's end, naming the sensor first
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    w = fcCreateWorld(&wd);
+    fcShapeId sensor = fcAddSensorBox(w, fcV3(0, 0, 0), fcV3(1, 1, 1));
+    fcBodyId ball = fcAddSphere(w, fcV3(0.2, 0, 0), 0.3, 1, 0.6, 0);
+    fcShapeId ballShape = fcBody_GetShape(ball, 0);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventSensorBegin, sensor, ballShape, NULL) == 1);
+    fcDestroyBody(ball);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventSensorEnd, sensor, ballShape, &end) == 1);
+    ENSURE(FC_ID_EQUALS(end.shapeA, sensor));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetEventCount(w) == 0);  // reported once
+    fcDestroyWorld(w);
+
+    // shapes that want no contact events: none when the box is put far away either
+    w = fcMakeWorld(1.0 / 60, false);
+    fcShapeDef quiet = fcDefaultShapeDef();
+    quiet.enableContactEvents = false;
+    fcAddBoxWith(w, fc_staticBody, fcV3(0, 0, 0), fcV3(2, 2, 0.5), 0, quiet);
+    box = fcAddBoxWith(w, fc_dynamicBody, fcV3(0, 0, 1), fcV3(0.5, 0.5, 0.5), 2, quiet);
+    int events = 0;
+    for (int i = 0; i < 10; ++i) {
+        ENSURE(fcWorld_Step(w));
+        events += fcWorld_GetEventCount(w);
+    }
+    ENSURE(fcWorld_GetContactCount(w) == 1);
+    ENSURE(fcBody_SetTransform(box, fcV3(0, 0, 10), fcQuat_Identity()));
+    for (int i = 0; i < 2; ++i) {
+        ENSURE(fcWorld_Step(w));
+        events += fcWorld_GetEventCount(w);
+    }
+    ENSURE(events == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// A sensor sees a sleeping body come into it or leave it, and wakes nothing. A static sensor put over a box asleep
+// on the ground, moved off it (5 cm clear, the fat boxes still overlapping), and a sensor made over it: no begin or
+// end was reported until the box woke for another reason (the pair had no awake body and was not collided).
+static int test_sensor_sees_sleepers(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, true);
+    fcAddGround(w, 0.6);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    fcShapeId boxShape = fcBody_GetShape(box, 0);
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(!fcBody_IsAwake(box));
+    fcShapeId sensor = fcAddSensorBox(w, fcV3(0, 0, 50), fcV3(1, 1, 1));
+    fcBodyId zone = fcShape_GetBody(sensor);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_SetTransform(zone, fcV3(0, 0, 0.5), fcQuat_Identity()));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventSensorBegin, sensor, boxShape, NULL) == 1);
+    ENSURE(fcBody_SetTransform(zone, fcV3(1.3, 0, 0.5), fcQuat_Identity()));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventSensorEnd, sensor, boxShape, NULL) == 1);
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetEventCount(w) == 0);
+    fcShapeId second = fcAddSensorBox(w, fcV3(0, 0.5, 0), fcV3(1, 1, 1));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcCountPairEvents(w, fc_eventSensorBegin, second, boxShape, NULL) == 1);
+    ENSURE(!fcBody_IsAwake(box));  // seen, not woken
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // A filter change takes effect on the pairs that exist (fcContacts_ShapeFilterChanged): a box whose filter stopped it
 // colliding with the platform it rested on stayed on it, awake or asleep. Now the refused pair goes at once and its
 // bodies wake: asleep, the box falls freely from the next step (g h^2 n (n + 1) / 2 in n steps); awake, it falls
@@ -1744,6 +1877,8 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_sleeper_wakes_when_gravity_changes);
     RUN_TEST(test_sleep_and_wake_by_hand);
+    RUN_TEST(test_pairs_taken_away_report_their_end);
+    RUN_TEST(test_sensor_sees_sleepers);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_sleeper_wakes_when_its_joint_changes);
     RUN_TEST(test_filter_change_on_resting_pairs);

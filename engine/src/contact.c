@@ -152,6 +152,7 @@ static void fcContacts_Create(fcWorld* world, int a, int b)
     const fcShapeDef* da = &world->shapes[a].def;
     const fcShapeDef* db = &world->shapes[b].def;
     c->sensor = da->isSensor || db->isSensor;
+    c->fresh = true;
     // a sensor on a mesh too: its overlap is read from every touching triangle's manifold (fcContacts_Update)
     c->manifolds = &c->first;
     if (world->shapes[a].geometry.type == fc_meshShape || world->shapes[b].geometry.type == fc_meshShape) {
@@ -235,6 +236,24 @@ void fcContacts_AddShape(fcWorld* world, int index)
     s->proxy = fcBroadphase_CreateProxy(&world->broadphase, s->aabb, index, !fcContacts_Moves(b));
 }
 
+// whether a pair reports its contacts' begin and end (a sensor reports its own always)
+static bool fcContacts_WantsEvents(const fcWorld* world, const fcContact* c)
+{
+    return world->shapes[c->shapeA].def.enableContactEvents || world->shapes[c->shapeB].def.enableContactEvents;
+}
+
+// The end of a touching pair that goes (its shapes apart, or taken away): a sensor's, or a contact's that wants
+// events. Between steps (the API took it away) it is reported with the next step's events: a begin is always
+// followed by its end, even when the shape is gone.
+static void fcContacts_ReportEnd(fcWorld* world, const fcContact* c, bool betweenSteps)
+{
+    if (!c->touching || (!c->sensor && !fcContacts_WantsEvents(world, c))) return;
+    fcEventType type = c->sensor ? fc_eventSensorEnd : fc_eventContactEnd;
+    const fcContactManifold* m = c->sensor ? NULL : c->manifolds;
+    if (betweenSteps) fcEvents_ContactBetweenSteps(world, type, c, m);
+    else fcEvents_Contact(world, type, c, m);
+}
+
 // A shape's pairs go with it. The body on the other side of each is woken: asleep, a box resting on a destroyed
 // shape or body stayed in the air; awake, it wakes the sleepers it touches in the next step (fcContacts_WakeSleepers)
 void fcContacts_RemoveShape(fcWorld* world, int index)
@@ -245,6 +264,7 @@ void fcContacts_RemoveShape(fcWorld* world, int index)
         const fcContact* k = fcContacts_Pair(set, c);
         if (!k->inUse || (k->shapeA != index && k->shapeB != index)) continue;
         fcBody_Wake(world, world->bodies + (k->shapeA == index ? k->bodyB : k->bodyA));
+        fcContacts_ReportEnd(world, k, true);
         fcContacts_Destroy(world, c);
     }
     fcContacts_RebuildIndex(world);
@@ -312,8 +332,8 @@ static void fcContacts_TurnFriction(const fcReal in[2], const fcVec3 from[2], co
 // the pair's touching flag, and its begin or end event when one of its shapes asks for them
 static void fcContacts_SetTouching(const fcWorld* world, fcContact* c, bool touching)
 {
-    bool events = world->shapes[c->shapeA].def.enableContactEvents || world->shapes[c->shapeB].def.enableContactEvents;
-    if (events && touching != c->touching) c->event = (int8_t)(touching ? fc_eventContactBegin : fc_eventContactEnd);
+    if (fcContacts_WantsEvents(world, c) && touching != c->touching)
+        c->event = (int8_t)(touching ? fc_eventContactBegin : fc_eventContactEnd);
     c->touching = touching;
 }
 
@@ -629,6 +649,7 @@ void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
             continue;
         fcBody_Wake(world, world->bodies + k->bodyA);
         fcBody_Wake(world, world->bodies + k->bodyB);
+        fcContacts_ReportEnd(world, k, true);
         fcContacts_Destroy(world, c);
         destroyed = true;
     }
@@ -910,8 +931,12 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
         const fcBody* ba = world->bodies + c->bodyA;
         const fcBody* bb = world->bodies + c->bodyB;
         // a pair with no awake dynamic body moves nothing and is not collided; but a sensor also sees a kinematic
-        // shape (moved by its velocity or by hand) pass a static one, either one the sensor
+        // shape (moved by its velocity or by hand) pass a static one, either one the sensor, and a sleeper come into
+        // its view: the pair is new (a sensor made, or its filter widened), or a static body was put elsewhere
         bool asleep = fcContacts_Resting(ba, c->sensor) && fcContacts_Resting(bb, c->sensor);
+        if (asleep && c->sensor && (c->fresh || (set->bodiesMarked && ((set->bodyMarks[c->bodyA] | set->bodyMarks[c->bodyB]) & FC_MARK_MOVED))))
+            asleep = false;
+        c->fresh = false;
         if (!asleep) {
             fcReal margin = fcContacts_Margin(world, c);
             fcContactKept* kept = set->slotKept + ci;
@@ -950,12 +975,15 @@ void fcContacts_Collide(fcWorld* world)
         // joints came or went: a pair a joint now connects stops colliding
         for (int c = 0; c < set->high; ++c) {
             const fcContact* k = fcContacts_Pair(set, c);
-            if (k->inUse && !fcContacts_ShouldCollide(world, k->shapeA, k->shapeB)) fcContacts_Destroy(world, c);
+            if (!k->inUse || fcContacts_ShouldCollide(world, k->shapeA, k->shapeB)) continue;
+            fcContacts_ReportEnd(world, k, false);
+            fcContacts_Destroy(world, c);
         }
         world->contactFilterDirty = false;
     }
     bool marked = world->asleepCount > 0;
     if (marked) fcContacts_MarkBodies(world);
+    set->bodiesMarked = marked;
     fcContacts_RefreshProxies(world);
     fcBroadphase_UpdatePairs(&world->broadphase, fcContacts_PairFound, world);
     if (marked) fcContacts_WakeSleepers(world);
@@ -981,9 +1009,7 @@ void fcContacts_Collide(fcWorld* world)
         unsigned state = set->slotState[ci];
         if (!(state & FC_SLOT_IN_USE)) continue;
         if (!(state & FC_SLOT_OVERLAP)) {
-            fcContact* c = fcContacts_Pair(set, ci);
-            if (c->touching && !c->sensor) fcEvents_Contact(world, fc_eventContactEnd, c, c->manifolds);
-            if (c->touching && c->sensor) fcEvents_Contact(world, fc_eventSensorEnd, c, NULL);
+            fcContacts_ReportEnd(world, fcContacts_Pair(set, ci), false);
             fcContacts_Destroy(world, ci);
             continue;
         }

@@ -56,7 +56,8 @@ typedef struct fcContact {
     // and must not touch the pair cache or the event list)
     bool overlap;             // the fat boxes still overlap (else the pair is destroyed)
     int8_t event;             // the contact or sensor event to report (fcEventType), -1 none
-    bool keepable, keptInA;   // fcContacts_Keep (below; here they fill the bytes before shapeA)
+    bool keepable, keptInA;   // fcContacts_Keep (below)
+    bool fresh;               // made since the last narrowphase: a sensor pair is collided once even between sleepers
     int shapeA, shapeB;       // shapeA < shapeB
     int bodyA, bodyB;
     int manifoldCount;
@@ -299,6 +300,7 @@ typedef struct fcContactSet {
     uint8_t* bodyMarks;           // (bodyMarksCapacity) per body, while some body sleeps: FC_MARK_* bits (contact.c)
     int bodyMarksCapacity;
     bool keepStillPairs;          // this step's narrowphase keeps the asleep pairs of still bodies (fcContacts_NarrowChunk)
+    bool bodiesMarked;            // bodyMarks are this step's (some body sleeps)
     fcVec3 keptGravity;           // the gravity of the last narrowphase (the height keys it kept are along it)
 } fcContactSet;
 

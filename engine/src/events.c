@@ -6,17 +6,29 @@
 
 #include <string.h>
 
-void fcEvents_Begin(fcWorld* world) { world->eventCount = 0; }
+// a cleared event at the end of a list of events
+static fcConstraintEvent* fcEvents_PushTo(fcConstraintEvent** events, int* count, int* capacity)
+{
+    if (*count == *capacity) {
+        *capacity = *capacity ? 2 * *capacity : 32;
+        *events = fcRealloc(*events, sizeof(fcConstraintEvent) * (size_t)*capacity);
+    }
+    fcConstraintEvent* e = *events + (*count)++;
+    memset(e, 0, sizeof *e);
+    return e;
+}
 
 static fcConstraintEvent* fcEvents_Push(fcWorld* world)
 {
-    if (world->eventCount == world->eventCapacity) {
-        world->eventCapacity = world->eventCapacity ? 2 * world->eventCapacity : 32;
-        world->events = fcRealloc(world->events, sizeof(fcConstraintEvent) * (size_t)world->eventCapacity);
-    }
-    fcConstraintEvent* e = world->events + world->eventCount++;
-    memset(e, 0, sizeof *e);
-    return e;
+    return fcEvents_PushTo(&world->events, &world->eventCount, &world->eventCapacity);
+}
+
+// the step's events begin with the ends of the pairs taken away since the last step
+void fcEvents_Begin(fcWorld* world)
+{
+    world->eventCount = 0;
+    for (int i = 0; i < world->pendingEventCount; ++i) *fcEvents_Push(world) = world->pendingEvents[i];
+    world->pendingEventCount = 0;
 }
 
 static fcConstraintEvent* fcEvents_Add(fcWorld* world, fcEventType type, int joint, fcReal time)
@@ -50,11 +62,12 @@ void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed)
     fcEvents_Add(world, fc_eventHold, joint, world->time + s * h);
 }
 
-// a contact event; dated at the step's start (begin and end are seen by the collide stage before the step moves)
-static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, const fcContact* c,
-                                              const fcContactManifold* m, fcReal time)
+// A contact event; dated at the step's start (begin and end are seen by the collide stage before the step moves).
+// Between steps (a pair taken away by the API) the bodies' present state is the next step's start, and the force
+// the pair carried is its last step's total.
+static void fcEvents_FillContact(const fcWorld* world, fcConstraintEvent* e, fcEventType type, const fcContact* c,
+                                 const fcContactManifold* m, fcReal time, bool betweenSteps)
 {
-    fcConstraintEvent* e = fcEvents_Push(world);
     e->type = type;
     // a sensor event names the sensor first and gives the visitor's body as b, whichever shape the pair holds first
     int shapeA = c->shapeA, shapeB = c->shapeB, bodyB = c->bodyB;
@@ -65,17 +78,27 @@ static fcConstraintEvent* fcEvents_AddContact(fcWorld* world, fcEventType type, 
     e->shapeB = fcMakeShapeId(world, shapeB);
     e->time = time;
     const fcBody* a = world->bodies + c->bodyA;
-    e->positionB = world->snapshotPosition[bodyB];  // the step's start state
-    e->velocityB = world->snapshotVelocity[bodyB];
+    e->positionB = betweenSteps ? world->bodies[bodyB].position : world->snapshotPosition[bodyB];  // the step's start
+    e->velocityB = betweenSteps ? world->bodies[bodyB].linearVelocity : world->snapshotVelocity[bodyB];
     if (m != NULL && m->pointCount > 0) {
         e->normal = m->normal;
         e->point = fcVec3_Add(a->position, fcQuat_Rotate(a->orientation, m->points[0].localA));
         fcReal last = 0;
-        for (int i = 0; i < m->pointCount; ++i) last += m->points[i].lastNormalImpulse;
+        for (int i = 0; i < m->pointCount; ++i) last += betweenSteps ? m->points[i].totalNormalImpulse : m->points[i].lastNormalImpulse;
         // a contact that only now begins carried nothing before (its points' impulses were speculative)
         e->forceBefore = type == fc_eventContactBegin || world->stepH <= 0 ? 0 : last / world->stepH;
     }
-    return e;
+}
+
+static void fcEvents_AddContact(fcWorld* world, fcEventType type, const fcContact* c, const fcContactManifold* m, fcReal time)
+{
+    fcEvents_FillContact(world, fcEvents_Push(world), type, c, m, time, false);
+}
+
+void fcEvents_ContactBetweenSteps(fcWorld* world, fcEventType type, const fcContact* c, const fcContactManifold* m)
+{
+    fcConstraintEvent* e = fcEvents_PushTo(&world->pendingEvents, &world->pendingEventCount, &world->pendingEventCapacity);
+    fcEvents_FillContact(world, e, type, c, m, world->time, true);
 }
 
 void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* c, const fcContactManifold* m)

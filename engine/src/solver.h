@@ -67,6 +67,8 @@ void fcEvents_Release(fcWorld* world, int joint, fcReal trialImpulse);
 void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed);
 // a contact event at time (NaN: the start of the step); manifold NULL for sensors
 void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold);
+// an event of a pair taken away between steps, reported with the next step's events
+void fcEvents_ContactBetweenSteps(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold);
 void fcEvents_ContactRelease(fcWorld* world, const fcContact* contact, const fcContactManifold* manifold, fcReal time);
 // contact.c: the API record of one manifold
 void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d);

@@ -160,6 +160,7 @@ void fcDestroyWorld(fcWorldId id)
     fcRowStore_Free(&w->rows);
     fcTaskPool_Destroy(w->tasks);
     fcFree(w->events);
+    fcFree(w->pendingEvents);
     fcFree(w->snapshotPosition);
     fcFree(w->snapshotOrientation);
     fcFree(w->snapshotVelocity);

@@ -163,6 +163,10 @@ typedef struct fcWorld {
     fcConstraintEvent* events;  // (eventCapacity) the last step's events
     int eventCount, eventCapacity;
     int collideEventCount;  // events of the collide stage (kept when a step is retaken)
+    // the ends of touching pairs taken away between steps (a filter change, a destroyed shape or body), reported
+    // with the next step's events
+    fcConstraintEvent* pendingEvents;  // (pendingEventCapacity)
+    int pendingEventCount, pendingEventCapacity;
     int* islandScratch;     // (3 x islandScratchCapacity) union-find parents and per-root flags, kept between steps
     int islandScratchCapacity;
     int asleepCount;        // bodies asleep after the last island update (at most: bodies woken or destroyed since
