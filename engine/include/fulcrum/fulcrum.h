@@ -553,11 +553,11 @@ typedef enum fcEventType {
     fc_eventRelease = 0,      ///< lambda fell to zero while the bodies move apart: the constraint let go (rope: slack)
     fc_eventHold = 1,         ///< an inactive one-sided constraint became active (touch, rope taut)
     fc_eventContactBegin = 2, ///< two shapes began to touch (a point within the slop)
-    fc_eventContactEnd = 3,   ///< two shapes stopped touching
+    fc_eventContactEnd = 3,   ///< two shapes stopped touching, or their pair was taken away (a filter, a destroyed shape or body, a joint between them)
     fc_eventStickToSlip = 4,  ///< a contact's friction reached mu lambda_n: it slides
     fc_eventSlipToStick = 5,  ///< a sliding contact sticks again
     fc_eventSensorBegin = 6,  ///< a shape entered a sensor (shapeA is the sensor)
-    fc_eventSensorEnd = 7,
+    fc_eventSensorEnd = 7,    ///< it left the sensor, or one of them was taken away (every begin has its end)
 } fcEventType;
 
 typedef struct fcConstraintEvent {
@@ -572,7 +572,8 @@ typedef struct fcConstraintEvent {
 } fcConstraintEvent;
 
 FC_API const char* fcEventType_GetName(fcEventType type);
-/// Number of events of the last step.
+/// Number of events of the last step. The ends of pairs taken away between steps (by fcShape_SetFilter, fcDestroyShape,
+/// fcDestroyBody) come with the next step's events, dated at its start; a destroyed shape is named by its stale id.
 FC_API int fcWorld_GetEventCount(fcWorldId worldId);
 /// The i-th event of the last step (0 <= i < count).
 FC_API fcConstraintEvent fcWorld_GetEvent(fcWorldId worldId, int index);
