@@ -104,6 +104,109 @@ static int test_skier_release(void)
     return 0;
 }
 
+// a 1 kg point mass on a massless lever of 0.5 m along x, hinged at the origin about y with a stop at the horizontal
+// (limits [-1, 0]): gravity holds it on the stop with m g l
+static fcJointId fcLeverOnStop(fcWorldId w, fcBodyId* bob)
+{
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0.5, 0, 0);
+    bd.mass = 1;
+    bd.inertia = fcV3(1e-4, 1e-4, 1e-4);
+    *bob = fcCreateBody(w, &bd);
+    fcJointDef jd = fcDefaultJointDef(fc_hingeJoint);
+    jd.bodyB = *bob;
+    jd.axis = fcV3(0, 1, 0);
+    jd.enableLimit = true;
+    jd.lowerLimit = -1;
+    jd.upperLimit = 0;
+    return fcCreateJoint(w, &jd);
+}
+
+// steps n times; counts the joint's events of a type, keeping the last
+static bool fcStepCounting(fcWorldId w, int n, fcEventType type, int* count, fcConstraintEvent* last)
+{
+    for (int i = 0; i < n; ++i) {
+        if (!fcWorld_Step(w)) return false;
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            if (ev.type != type) continue;
+            *count += 1;
+            *last = ev;
+        }
+    }
+    return true;
+}
+
+// A joint's stop is a one-sided constraint: it reports taking hold and letting go like a rope or a contact. A lever
+// resting on its stop takes hold once; knocked off it by an impulse, it lets go, dated within the step whose start
+// state the knock changed, with the force it carried (m g l = 4.905 N m) as forceBefore; driven off by a motor, it
+// lets go at the step's start. A stop never reported letting go (its last force was kept for ropes alone), and
+// setting the same limits again reported a new hold. A rope made taut under its load reports no hold: it holds from
+// the start. A joint between two bodies that never move is refused, and so is a soft rope made by fcJoint_SetSpring.
+static int test_stop_events(void)
+{
+    const double h = 1.0 / 240, mgl = g * 0.5;
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.timestep = h;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyId bob;
+    fcJointId hinge = fcLeverOnStop(w, &bob);
+    int holds = 0, releases = 0;
+    fcConstraintEvent ev;
+    ENSURE(fcStepCounting(w, 48, fc_eventHold, &holds, &ev) && holds == 1);
+    ENSURE(fcJoint_SetLimits(hinge, true, -1, 0));  // the same stop: no new hold
+    ENSURE(fcStepCounting(w, 24, fc_eventHold, &holds, &ev) && holds == 1);
+    double knocked = fcWorld_GetTime(w);
+    ENSURE(fcBody_ApplyImpulse(bob, fcV3(0, 0, 1), fcBody_GetPosition(bob)));
+    ENSURE(fcStepCounting(w, 2, fc_eventRelease, &releases, &ev) && releases == 1);
+    printf("  a lever knocked off its stop at t = %.6f s: released at %.6f s, carrying %.6f N m before (m g l = %.6f)\n",
+           knocked, ev.time, ev.forceBefore, mgl);
+    ENSURE(ev.time >= knocked - h - 1e-12 && ev.time <= knocked + 1e-12);
+    ENSURE_NEAR(ev.forceBefore, mgl, 1e-6 * mgl);
+    fcDestroyWorld(w);
+
+    w = fcCreateWorld(&wd);
+    hinge = fcLeverOnStop(w, &bob);
+    holds = releases = 0;
+    ENSURE(fcStepCounting(w, 48, fc_eventHold, &holds, &ev) && holds == 1);
+    double driven = fcWorld_GetTime(w);
+    ENSURE(fcJoint_SetMotor(hinge, true, -2, 50));  // lifting it off the stop
+    ENSURE(fcStepCounting(w, 1, fc_eventRelease, &releases, &ev) && releases == 1);
+    ENSURE(ev.time == driven);
+    ENSURE_NEAR(ev.forceBefore, mgl, 1e-6 * mgl);
+    fcDestroyWorld(w);
+
+    // a taut rope under its load holds from the start
+    w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, -1);
+    bd.mass = 1;
+    bd.inertia = fcV3(1, 1, 1);
+    fcBodyId load = fcCreateBody(w, &bd);
+    fcJointDef rd = fcDefaultJointDef(fc_ropeJoint);
+    rd.bodyB = load;
+    rd.anchorB = fcV3(0, 0, -1);
+    rd.length = 1;
+    fcJointId rope = fcCreateJoint(w, &rd);
+    ENSURE(FC_IS_NON_NULL(rope));
+    holds = 0;
+    ENSURE(fcStepCounting(w, 48, fc_eventHold, &holds, &ev) && holds == 0);
+    ENSURE_NEAR(fcJoint_GetReaction(rope).lambda[0], g, 1e-9);
+    ENSURE(!fcJoint_SetSpring(rope, 100, 0) && strstr(fcGetLastError(), "a rope cannot be soft") != NULL);
+    // bodies that never move
+    bd.type = fc_staticBody;
+    fcBodyId post = fcCreateBody(w, &bd), wall = fcCreateBody(w, &bd);
+    fcJointDef fd = fcDefaultJointDef(fc_ballJoint);
+    fd.bodyA = post;
+    fd.bodyB = wall;
+    ENSURE(FC_IS_NULL(fcCreateJoint(w, &fd)) && strstr(fcGetLastError(), "both bodies are static") != NULL);
+    fd.bodyA = fc_nullBodyId;
+    ENSURE(FC_IS_NULL(fcCreateJoint(w, &fd)) && strstr(fcGetLastError(), "both bodies are static") != NULL);
+    ENSURE(fcWorld_GetJointCount(w) == 1);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // a one-sided row must be holonomic and single
 static int test_unilateral_def(void)
 {
@@ -125,6 +228,10 @@ static int test_unilateral_def(void)
     ud.rowCount = 2;
     ENSURE(FC_IS_NULL(fcCreateUserConstraint(w, &ud)));
     ENSURE(fcWorld_GetJointCount(w) == 0);
+    // a stale body: the message names the function called (it named fcCreateJoint)
+    ud.rowCount = 1;
+    fcDestroyBody(b);
+    ENSURE(FC_IS_NULL(fcCreateUserConstraint(w, &ud)) && strstr(fcGetLastError(), "fcCreateUserConstraint (bodyB)") != NULL);
     // an event index out of range is refused with its reason
     ENSURE(fcWorld_Step(w));
     fcClearError();
@@ -139,6 +246,7 @@ int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_skier_release);
+    RUN_TEST(test_stop_events);
     RUN_TEST(test_unilateral_def);
     TEST_MAIN_END();
 }

@@ -108,7 +108,9 @@ void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose)
             if (r->flags[i] & fc_rowSoft) springEnergy += 0.5 * joint->stiffness * r->error[i] * r->error[i];
         }
         joint->violation = FC_SQRT(sum);
+        // the one-sided row's force, for its release event: a rope's or a user row's, and a limit's while it holds
         if (joint->unilateral) joint->lastForce = joint->impulse[0] / h;
+        else if (joint->limitRow >= 0) joint->lastForce = joint->active ? joint->impulse[joint->limitRow] / h : 0;
         if (!fcJoint_IsSoft(joint) && joint->violation > worst) worst = joint->violation;
         fcJoint_UpdateCoordinate(world, joint);
     }

@@ -53,6 +53,9 @@ void fcEvents_Release(fcWorld* world, int joint, fcReal trialImpulse)
     fcEvents_Add(world, fc_eventRelease, joint, world->time - h + s * h);
 }
 
+// a stop that holds let go at the step's start by what changed between steps (a motor switched on to drive away)
+void fcEvents_ReleaseNow(fcWorld* world, int joint) { fcEvents_Add(world, fc_eventRelease, joint, world->time); }
+
 void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed)
 {
     fcReal h = world->h;

@@ -361,7 +361,8 @@ static void qh_Free(qhBuild* b)
 fcHull* fcHull_Create(const fcVec3* points, int count, char* why, int whyCapacity)
 {
     if (points == NULL || count < 4) {
-        fcHull_Why(why, whyCapacity, "a hull needs at least 4 points spanning a volume, got %d", points ? count : 0);
+        fcHull_Why(why, whyCapacity, "a hull needs at least 4 points spanning a volume, got %d%s", count,
+                   points == NULL ? " and points is NULL" : "");
         return NULL;
     }
     fcVec3 lo = points[0], hi = points[0];

@@ -133,19 +133,31 @@ static bool fcCheckName(const char* name, const char* caller)
 }
 
 // resolve a body id that may be null (the world); -1 for the world
-static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* index, const char* which)
+static bool fcResolveBody(fcWorld* world, fcBodyId id, bool allowWorld, int* index, const char* which, const char* caller)
 {
     if (FC_IS_NULL(id)) {
-        if (!allowWorld) return fcError("fcCreateJoint: %s must be a body, not the world", which);
+        if (!allowWorld) return fcError("%s: %s must be a body, not the world", caller, which);
         *index = -1;
         return true;
     }
     fcWorld* bw = NULL;
-    char caller[64];
-    snprintf(caller, sizeof caller, "fcCreateJoint (%s)", which);
-    if (fcGetBody(id, &bw, caller) == NULL) return false;
-    if (bw != world) return fcError("fcCreateJoint: %s belongs to another world", which);
+    char named[64];
+    snprintf(named, sizeof named, "%s (%s)", caller, which);
+    if (fcGetBody(id, &bw, named) == NULL) return false;
+    if (bw != world) return fcError("%s: %s belongs to another world", caller, which);
     *index = id.index1 - 1;
+    return true;
+}
+
+// a joint's two bodies: bodyA may be the world; not the same body twice, and not two that never move (static
+// bodies or the world: such a joint would hold nothing; a kinematic body moves, and its joints' coordinates follow)
+static bool fcResolveBodies(fcWorld* world, fcBodyId a, fcBodyId b, fcJoint* j, const char* caller)
+{
+    if (!fcResolveBody(world, a, true, &j->bodyA, "bodyA", caller) || !fcResolveBody(world, b, false, &j->bodyB, "bodyB", caller))
+        return false;
+    if (j->bodyA == j->bodyB) return fcError("%s: bodyA and bodyB are the same body", caller);
+    bool still = world->bodies[j->bodyB].type == fc_staticBody && (j->bodyA < 0 || world->bodies[j->bodyA].type == fc_staticBody);
+    if (still) return fcError("%s: both bodies are static (or the world): the joint would hold nothing", caller);
     return true;
 }
 
@@ -208,7 +220,11 @@ static bool fcJoint_SetLimitsOn(fcJoint* j, bool enable, fcReal lower, fcReal up
     j->enableLimit = enable;
     j->lowerLimit = lower;
     j->upperLimit = upper;
-    j->active = false;  // the first step decides whether the limit holds
+    // a limit switched off holds nothing; one switched on or moved keeps its state, and the next step's active set
+    // decides: it takes hold (an event) where the joint runs into it, lets go (an event) where it no longer pushes.
+    // Reset on every call, a hinge resting on its stop reported a new hold for the same limit set again; and a rope
+    // (whose `active` is whether it is taut) reported a hold in its first step
+    if (!enable && (j->type == fc_hingeJoint || j->type == fc_sliderJoint)) j->active = false;
     fcJoint_LayOutExtras(j);
     return true;
 }
@@ -297,12 +313,7 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
         return fcJoint_Commit(world, &j, def->name);
     }
 
-    if (!fcResolveBody(world, def->bodyA, true, &j.bodyA, "bodyA")) return fc_nullJointId;
-    if (!fcResolveBody(world, def->bodyB, false, &j.bodyB, "bodyB")) return fc_nullJointId;
-    if (j.bodyA == j.bodyB) {
-        fcError("fcCreateJoint: bodyA and bodyB are the same body");
-        return fc_nullJointId;
-    }
+    if (!fcResolveBodies(world, def->bodyA, def->bodyB, &j, "fcCreateJoint")) return fc_nullJointId;
     fcVec3 xa, xb, unused;
     fcQuat qa, qb;
     fcBody_GetState(world, j.bodyA, &xa, &qa, &unused, &unused);
@@ -434,12 +445,7 @@ fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* d
     j.collideConnected = def->collideConnected;
     j.localFrameA = fcQuat_Identity();
     if (!fcJoint_SetSoft(&j, def->stiffness, def->damping, "fcCreateUserConstraint")) return fc_nullJointId;
-    if (!fcResolveBody(world, def->bodyA, true, &j.bodyA, "bodyA")) return fc_nullJointId;
-    if (!fcResolveBody(world, def->bodyB, false, &j.bodyB, "bodyB")) return fc_nullJointId;
-    if (j.bodyA == j.bodyB) {
-        fcError("fcCreateUserConstraint: bodyA and bodyB are the same body");
-        return fc_nullJointId;
-    }
+    if (!fcResolveBodies(world, def->bodyA, def->bodyB, &j, "fcCreateUserConstraint")) return fc_nullJointId;
     return fcJoint_Commit(world, &j, def->name);
 }
 
@@ -522,6 +528,10 @@ bool fcJoint_IsValid(fcJointId jointId)
     fcJoint* joint = fcGetJoint(id, &world, caller); \
     if (joint == NULL) return fallback
 
+#define FC_JOINT_GET_UNLOCKED(id, caller) \
+    FC_JOINT_GET(id, false, caller);      \
+    if (world->locked) return fcError("%s: the world is stepping", caller)
+
 fcJointType fcJoint_GetType(fcJointId jointId)
 {
     FC_JOINT_GET(jointId, fc_jointTypeCount, "fcJoint_GetType");
@@ -591,9 +601,11 @@ fcReal fcJoint_GetCoordinateRate(fcJointId jointId)
 
 bool fcJoint_SetSpring(fcJointId jointId, fcReal stiffness, fcReal damping)
 {
-    FC_JOINT_GET(jointId, false, "fcJoint_SetSpring");
+    FC_JOINT_GET_UNLOCKED(jointId, "fcJoint_SetSpring");
     fcJoint copy = *joint;
     if (!fcJoint_SetSoft(&copy, stiffness, damping, "fcJoint_SetSpring")) return false;
+    if (copy.type == fc_ropeJoint && fcJoint_IsSoft(&copy))
+        return fcError("fcJoint_SetSpring: a rope cannot be soft (use a soft distance joint for an elastic string)");
     if (copy.type == fc_distanceJoint && copy.length <= 1e-9 && !fcJoint_IsSoft(&copy))
         return fcError("fcJoint_SetSpring: a zero-length distance joint cannot be rigid");
     joint->stiffness = copy.stiffness;
@@ -652,10 +664,6 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     }
     return r;
 }
-
-#define FC_JOINT_GET_UNLOCKED(id, caller) \
-    FC_JOINT_GET(id, false, caller);      \
-    if (world->locked) return fcError("%s: the world is stepping", caller)
 
 bool fcJoint_SetLimits(fcJointId jointId, bool enable, fcReal lower, fcReal upper)
 {

@@ -119,7 +119,8 @@ static bool fcShape_Check(const fcShapeDef* d, const fcBody* body)
         }
         case fc_hullShape:
             if (d->points == NULL || d->pointCount < 4)
-                return fcError("fcCreateShape: a hull needs at least 4 points, got %d", d->points ? d->pointCount : 0);
+                return fcError("fcCreateShape: a hull needs at least 4 points, got %d%s", d->pointCount,
+                               d->points == NULL ? " and points is NULL" : "");
             return true;
         case fc_meshShape:
             if (d->vertices == NULL || d->indices == NULL || d->vertexCount < 3 || d->triangleCount < 1)

@@ -212,6 +212,7 @@ static void fcSolve_SettleLimitMotors(fcWorld* world)
         for (int k = 0; k < 12; ++k) side += r->J[li][k] * r->J[mi][k];
         fcReal target = -r->rate[mi];
         if (target * side >= 0) {
+            if (joint->active && joint->lastForce > 0) fcEvents_ReleaseNow(world, r->blockJoint[b]);
             joint->active = false;
             r->flags[li] |= fc_rowInactive;
         } else {

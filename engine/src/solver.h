@@ -64,6 +64,7 @@ void fcSolve_Velocities(fcWorld* world);
 // events.c: the step's events (one-sided constraints releasing and taking hold)
 void fcEvents_Begin(fcWorld* world);
 void fcEvents_Release(fcWorld* world, int joint, fcReal trialImpulse);
+void fcEvents_ReleaseNow(fcWorld* world, int joint);
 void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed);
 // a contact event at time (NaN: the start of the step); manifold NULL for sensors
 void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold);

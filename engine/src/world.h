@@ -107,7 +107,7 @@ typedef struct fcJoint {
     fcUserConstraintFcn* userFcn;
     void* userContext;
     fcReal lowerLimit, upperLimit, motorSpeed, maxMotorForce, servoTarget, servoGain;
-    fcReal lastForce;                  // unilateral: lambda / h of its row in the last step
+    fcReal lastForce;                  // one-sided (unilateral, or a limit while it holds): lambda / h of its row in the last step
     fcReal coordinate, coordinateRate; // hinge angle (unwrapped) or slider travel, updated each step
     void* userData;
     char name[FC_NAME_CAPACITY];
