@@ -1338,6 +1338,36 @@ static int test_sleep_and_wake_by_hand(void)
     ENSURE(!fcBody_SetAwake(box, true) && strstr(fcGetLastError(), "fcBody_SetAwake") != NULL);
     fcDestroyWorld(w);
 
+    // the islands put to sleep are those of the joints there are: two boxes falling on a ball joint, the joint
+    // destroyed, one box put to sleep: the other falls on (the last step's rows still joined them, and it hung in
+    // the air). A box jointed to a moving kinematic body is not put to sleep: asleep, its joint would not hold
+    w = fcMakeWorld(h, true);
+    fcBodyId a = fcAddBox(w, fcV3(0, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcBodyId b = fcAddBox(w, fcV3(1, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyA = a;
+    jd.bodyB = b;
+    jd.anchor = fcV3(0.5, 0, 50);
+    fcJointId joint = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(joint));
+    for (int i = 0; i < 5; ++i) ENSURE(fcWorld_Step(w));
+    fcDestroyJoint(joint);
+    ENSURE(fcBody_SetAwake(a, false));
+    ENSURE(!fcBody_IsAwake(a) && fcBody_IsAwake(b));
+    double bz = fcBody_GetPosition(b).z, bv = fcBody_GetLinearVelocity(b).z;
+    for (int i = 0; i < n; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcBody_GetPosition(b).z, bz + bv * h * n - g * h * h * n * (n + 1) / 2, 1e-9);
+    fcBodyId carrier = fcAddTypedBox(w, fc_kinematicBody, fcV3(5, 0, 50), fcV3(0.5, 0.5, 0.5), 0, 0.6);
+    ENSURE(fcBody_SetLinearVelocity(carrier, fcV3(3, 0, 0)));
+    jd.bodyA = carrier;
+    jd.anchor = fcV3(5.5, 0, 50);
+    ENSURE(fcBody_SetTransform(b, fcV3(6, 0, 50), fcQuat_Identity()));
+    ENSURE(FC_IS_NON_NULL(fcCreateJoint(w, &jd)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(!fcBody_SetAwake(b, false) && strstr(fcGetLastError(), "keeps the body's island awake") != NULL);
+    ENSURE(fcBody_IsAwake(b));
+    fcDestroyWorld(w);
+
     // with sleeping off, a body put to sleep wakes at the next step
     w = fcMakeWorld(h, false);
     box = fcAddBox(w, fcV3(0, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
@@ -1539,6 +1569,33 @@ static int test_pairs_taken_away_report_their_end(void)
         events += fcWorld_GetEventCount(w);
     }
     ENSURE(events == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// Queries find a body put elsewhere by fcBody_SetTransform at once, before any step (its shapes' proxies stayed where
+// it had been until the next step, so a ray found it neither there nor where it was): a static box, a dynamic box
+// asleep on the ground, a kinematic box. A ray along x at the body's height hits its near side.
+static int test_queries_follow_a_body_put_elsewhere(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, true);
+    fcAddGround(w, 0.6);
+    fcBodyId post = fcAddTypedBox(w, fc_staticBody, fcV3(10, 0, 3), fcV3(1, 1, 1), 0, 0.6);
+    fcBodyId box = fcAddBox(w, fcV3(-10, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
+    fcBodyId lift = fcAddTypedBox(w, fc_kinematicBody, fcV3(0, 10, 3), fcV3(0.5, 0.5, 0.5), 0, 0.6);
+    for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(!fcBody_IsAwake(box));
+    fcBodyId bodies[3] = {post, box, lift};
+    double half[3] = {1, 0.5, 0.5};
+    for (int k = 0; k < 3; ++k) {
+        fcVec3 was = fcBody_GetPosition(bodies[k]);
+        ENSURE(fcBody_SetTransform(bodies[k], fcV3(40, 5 * k, 7), fcQuat_Identity()));
+        fcRayResult there = fcWorld_CastRayClosest(w, fcV3(30, 5 * k, 7), fcV3(20, 0, 0), fcDefaultQueryFilter());
+        ENSURE(there.hit && FC_ID_EQUALS(there.body, bodies[k]));
+        ENSURE_NEAR(there.point.x, 40 - half[k], 1e-12);
+        fcRayResult before = fcWorld_CastRayClosest(w, fcVec3_Add(was, fcV3(-5, 0, 0)), fcV3(10, 0, 0), fcDefaultQueryFilter());
+        ENSURE(!(before.hit && FC_ID_EQUALS(before.body, bodies[k])));
+    }
     fcDestroyWorld(w);
     return 0;
 }
@@ -1879,6 +1936,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleep_and_wake_by_hand);
     RUN_TEST(test_pairs_taken_away_report_their_end);
     RUN_TEST(test_sensor_sees_sleepers);
+    RUN_TEST(test_queries_follow_a_body_put_elsewhere);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_sleeper_wakes_when_its_joint_changes);
     RUN_TEST(test_filter_change_on_resting_pairs);

@@ -314,6 +314,7 @@ bool fcBody_SetTransform(fcBodyId id, fcVec3 position, fcQuat orientation)
     fcBody_UpdateInverseInertia(body);
     body->moved = true;
     fcBody_Wake(world, body);
+    fcContacts_BodyPutElsewhere(world, (int)(body - world->bodies));
     return true;
 }
 
@@ -398,7 +399,8 @@ bool fcBody_SetAwake(fcBodyId id, bool awake)
     if (body->type != fc_dynamicBody || awake == !body->asleep) return true;
     int index = (int)(body - world->bodies);
     if (awake) fcIslands_Wake(world, &index, 1);
-    else fcIslands_Sleep(world, index);
+    else if (!fcIslands_Sleep(world, index))
+        return fcError("fcBody_SetAwake: a moving kinematic body or a motor keeps the body's island awake");
     return true;
 }
 

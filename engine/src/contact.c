@@ -663,6 +663,24 @@ void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
     s->proxyStale = false;
 }
 
+// A body put elsewhere by hand between steps: its shapes' boxes and proxies follow at once, so that the queries find
+// it where it is before the next step (they found it nowhere: the proxies stayed where the body had been)
+void fcContacts_BodyPutElsewhere(fcWorld* world, int body)
+{
+    const fcBody* b = world->bodies + body;
+    for (int i = 0; i < b->shapeCount; ++i) {
+        fcShape* s = world->shapes + b->shapes[i];
+        if (s->proxy < 0) continue;
+        s->transform = fcShape_GetTransform(world, s);
+        if (fcContacts_Unseen(s)) {
+            s->proxyStale = true;  // no query sees it; fcContacts_ShapeFilterChanged catches it up
+            continue;
+        }
+        s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+        fcBroadphase_MoveProxy(&world->broadphase, s->proxy, s->aabb, fcV3(0, 0, 0));
+    }
+}
+
 // The user's pre-solve hook sees each manifold of a pair about to be solved: it may switch the pair off for
 // this step or change its friction and restitution (the last manifold's values win for the pair)
 static void fcContacts_PreSolve(fcWorld* world, fcContact* c)

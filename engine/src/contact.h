@@ -331,6 +331,7 @@ void fcContacts_RemoveShape(struct fcWorld* world, int shape);
 void fcContacts_Collide(struct fcWorld* world);
 // a shape's filter changed: a proxy left behind while nothing could see the shape catches up with its body
 void fcContacts_ShapeFilterChanged(struct fcWorld* world, int shape);
+void fcContacts_BodyPutElsewhere(struct fcWorld* world, int body);
 // contact_solve.c: per substep
 bool fcContacts_HasRows(const struct fcWorld* world);
 // the step's totals start from zero (again when the step is retaken in substeps)

@@ -66,8 +66,8 @@ void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed)
 }
 
 // A contact event; dated at the step's start (begin and end are seen by the collide stage before the step moves).
-// Between steps (a pair taken away by the API) the bodies' present state is the next step's start, and the force
-// the pair carried is its last step's total.
+// Between steps (a pair taken away by the API) the bodies' state is taken as the pair goes (the next step's start
+// unless the caller moves them after), and the force the pair carried is its last step's total.
 static void fcEvents_FillContact(const fcWorld* world, fcConstraintEvent* e, fcEventType type, const fcContact* c,
                                  const fcContactManifold* m, fcReal time, bool betweenSteps)
 {

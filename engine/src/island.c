@@ -35,6 +35,22 @@ static bool fcIsland_Disturbs(const fcWorld* world, int body)
     return b->type == fc_kinematicBody && (fcVec3_Length(b->linearVelocity) > 0 || fcVec3_Length(b->angularVelocity) > 0);
 }
 
+// a joint between bodies a and b (-1: the world): joins them, or lets a moving kinematic one disturb the other; a
+// motor disturbs what it drives (it never sleeps)
+static void fcIsland_Link(const fcWorld* world, int* parent, int* disturbed, int a, int b, bool motor)
+{
+    if (fcIsland_Joins(world, a, b)) {
+        fcIsland_Union(parent, a, b);
+    } else {
+        if (fcIsland_Disturbs(world, a) && b >= 0) disturbed[b] = 1;
+        if (a >= 0 && fcIsland_Disturbs(world, b)) disturbed[a] = 1;
+    }
+    if (motor) {
+        if (b >= 0 && world->bodies[b].type == fc_dynamicBody) disturbed[b] = 1;
+        if (a >= 0 && world->bodies[a].type == fc_dynamicBody) disturbed[a] = 1;
+    }
+}
+
 // The union-find of the dynamic bodies joined by joints and touching contacts, over world->islandScratch: parent
 // (n entries), then minSleep and disturbed (n each) left for the caller. disturbed[k] marks a body that a moving
 // kinematic body touches or is joined to, or that a motor drives. The joints are the row store's blocks (a joint
@@ -51,19 +67,17 @@ static int* fcIslands_Join(fcWorld* world)
     int* disturbed = parent + 2 * n;
     for (int k = 0; k < n; ++k) parent[k] = k, minSleep[k] = 1, disturbed[k] = 0;
     const fcRowStore* r = &world->rows;
-    for (int block = 0; block < r->blockCount; ++block) {
-        int a = r->bodyA[r->blockadr[block]], b = r->bodyB[r->blockadr[block]];
-        if (fcIsland_Joins(world, a, b)) {
-            fcIsland_Union(parent, a, b);
-        } else {
-            if (fcIsland_Disturbs(world, a) && b >= 0) disturbed[b] = 1;
-            if (a >= 0 && fcIsland_Disturbs(world, b)) disturbed[a] = 1;
+    if (world->topologyDirty) {
+        // between steps, after joints or bodies came or went, the row store is the last step's: the joints themselves
+        // (a destroyed joint still joined its bodies there, and a body made in a destroyed one's slot took its joints)
+        for (int j = 0; j < world->jointHigh; ++j) {
+            const fcJoint* joint = world->joints + j;
+            if (joint->inUse) fcIsland_Link(world, parent, disturbed, joint->bodyA, joint->bodyB, joint->enableMotor);
         }
-        // a motor drives: what it moves never sleeps
-        if (r->blockFlags[block] & fc_blockMotor) {
-            if (b >= 0 && world->bodies[b].type == fc_dynamicBody) disturbed[b] = 1;
-            if (a >= 0 && world->bodies[a].type == fc_dynamicBody) disturbed[a] = 1;
-        }
+    } else {
+        for (int block = 0; block < r->blockCount; ++block)
+            fcIsland_Link(world, parent, disturbed, r->bodyA[r->blockadr[block]], r->bodyB[r->blockadr[block]],
+                          (r->blockFlags[block] & fc_blockMotor) != 0);
     }
     // the touching pairs from the compact per-slot arrays, not the pairs' records (900 bytes apart: a pile of 1200
     // sleeping boxes spent 0.04 ms a step here reading them)
@@ -107,12 +121,17 @@ void fcIslands_Wake(fcWorld* world, const int* sleepers, int count)
 
 // The island of a dynamic body put to sleep at once (fcBody_SetAwake): its bodies stop, as an island at rest does,
 // with their rest time full, so that the next step's update keeps them asleep (while sleeping is enabled). The
-// islands are those of the last step's joints and touching contacts.
-void fcIslands_Sleep(fcWorld* world, int body)
+// islands are those of the joints and of the last step's touching contacts. False: a moving kinematic body or a
+// motor keeps the island awake.
+bool fcIslands_Sleep(fcWorld* world, int body)
 {
     int n = world->bodyHigh;
     int* parent = fcIslands_Join(world);
+    int* disturbed = parent + 2 * n;
     int root = fcIsland_Find(parent, body);
+    // an island a moving kinematic body or a motor keeps awake stays awake (asleep, its joint to them would not hold)
+    for (int k = 0; k < n; ++k)
+        if (disturbed[k] && fcIsland_Find(parent, k) == root) return false;
     for (int k = 0; k < n; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody || fcIsland_Find(parent, k) != root) continue;
@@ -121,6 +140,7 @@ void fcIslands_Sleep(fcWorld* world, int body)
         b->sleepTime = world->def.sleepTime;
         b->linearVelocity = b->angularVelocity = fcV3(0, 0, 0);
     }
+    return true;
 }
 
 void fcIslands_Update(fcWorld* world)

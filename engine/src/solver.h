@@ -78,8 +78,8 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
 void fcIslands_Update(fcWorld* world);
 // wake, before the step's solve, the islands of the sleeping bodies listed (an awake body is about to touch them)
 void fcIslands_Wake(fcWorld* world, const int* sleepers, int count);
-// put the island of a dynamic body to sleep now
-void fcIslands_Sleep(fcWorld* world, int body);
+// put the island of a dynamic body to sleep now (false: something keeps it awake)
+bool fcIslands_Sleep(fcWorld* world, int body);
 
 // diagnostics.c
 void fcDiagnostics_EndStep(fcWorld* world, bool rowsAtEndPose);

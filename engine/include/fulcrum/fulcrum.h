@@ -228,9 +228,10 @@ FC_API bool fcBody_SetForce(fcBodyId bodyId, fcVec3 force);
 FC_API bool fcBody_SetTorque(fcBodyId bodyId, fcVec3 torque);
 /// Whether a dynamic body is awake (static and kinematic bodies never sleep: true).
 FC_API bool fcBody_IsAwake(fcBodyId bodyId);
-/// Wake a sleeping dynamic body with its island (joints and touching contacts of the last step), or put its island
+/// Wake a sleeping dynamic body with its island (its joints and the last step's touching contacts), or put its island
 /// to sleep now: its bodies stop and stay asleep until something wakes them (with sleeping enabled; otherwise the
-/// next step wakes them). Static and kinematic bodies: nothing to do.
+/// next step wakes them), their constant forces unfelt meanwhile. Refused for an island that a moving kinematic body
+/// or a motor keeps awake. Static and kinematic bodies: nothing to do.
 FC_API bool fcBody_SetAwake(fcBodyId bodyId, bool awake);
 FC_API bool fcBody_SetDamping(fcBodyId bodyId, fcReal linear, fcReal angular);
 /// Add a force (N, world) acting at a world point for the next step only (a drag spring, a thruster); it is
