@@ -1015,11 +1015,11 @@ static int test_shape_casts(void)
     fcReal f;
     fcVec3 p, n;
     // onto the face: the centre stops at x = -1.5
-    ENSURE(fcGeometry_ShapeCast(&s, At(-5, 0.3, 0.2), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&s, At(-5, 0.3, 0.2), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL));
     ENSURE_NEAR(f, 0.35, TIGHT);
     ENSURE(Near3(n, fcV3(1, 0, 0), TIGHT) && Near3(p, fcV3(-1, 0.3, 0.2), (10 * TIGHT)));
     // onto the edge x = -1, y = 1: the centre stops sqrt(0.5^2 - 0.2^2) short of it
-    ENSURE(fcGeometry_ShapeCast(&s, At(-5, 1.2, 0), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&s, At(-5, 1.2, 0), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL));
     ENSURE_NEAR(f, (4 - FC_SQRT(0.21)) / 10, (100 * TIGHT));
     ENSURE(Near3(n, fcVec3_Normalize(fcV3(FC_SQRT(0.21), -0.2, 0)), CLOSE));
     // diagonally onto a turned hull's face
@@ -1028,25 +1028,25 @@ static int test_shape_casts(void)
     fcQuat q = fcQuat_FromAxisAngle(fcV3(0, 0, 1), 0.3);
     fcVec3 nx = fcQuat_Rotate(q, fcV3(1, 0, 0));
     fcVec3 start = fcVec3_Scale(6, nx), T = fcVec3_Scale(-8, nx);
-    ENSURE(fcGeometry_ShapeCast(&s, At(start.x, start.y, 0.1), T, &h, AtQ(fcV3(0, 0, 0), q), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&s, At(start.x, start.y, 0.1), T, &h, AtQ(fcV3(0, 0, 0), q), &f, &p, &n, NULL));
     ENSURE_NEAR(f, 4.5 / 8, TIGHT);
     ENSURE(Near3(n, fcVec3_Neg(nx), TIGHT));
     // misses, moving away, too short, overlapping at the start
-    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 3, 0), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n));
-    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 0, 0), fcV3(-10, 0, 0), &b, At(0, 0, 0), &f, &p, &n));
-    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 0, 0), fcV3(3, 0, 0), &b, At(0, 0, 0), &f, &p, &n));
-    ENSURE(!fcGeometry_ShapeCast(&s, At(-1.2, 0, 0), fcV3(3, 0, 0), &b, At(0, 0, 0), &f, &p, &n) && f == 0);
+    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 3, 0), fcV3(10, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL));
+    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 0, 0), fcV3(-10, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL));
+    ENSURE(!fcGeometry_ShapeCast(&s, At(-5, 0, 0), fcV3(3, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL));
+    ENSURE(!fcGeometry_ShapeCast(&s, At(-1.2, 0, 0), fcV3(3, 0, 0), &b, At(0, 0, 0), &f, &p, &n, NULL) && f == 0);
     // a box dropped on a plane and on a mesh; a cylinder dropped on a hull
     fcGeometry pl = Plane(), cyl = Cylinder(0.5, 1);
-    ENSURE(fcGeometry_ShapeCast(&b, At(0, 0, 5), fcV3(0, 0, -8), &pl, At(0, 0, 0), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&b, At(0, 0, 5), fcV3(0, 0, -8), &pl, At(0, 0, 0), &f, &p, &n, NULL));
     ENSURE_NEAR(f, 0.5, EXACT);
     ENSURE(Near3(n, fcV3(0, 0, -1), 0));
     fcMesh* grid = Grid(8);
     fcGeometry g = MeshGeom(grid);
-    ENSURE(fcGeometry_ShapeCast(&s, At(0.3, 0.1, 5), fcV3(0, 0, -8), &g, At(0, 0, 1), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&s, At(0.3, 0.1, 5), fcV3(0, 0, -8), &g, At(0, 0, 1), &f, &p, &n, NULL));
     ENSURE_NEAR(f, 3.5 / 8, TIGHT);
     ENSURE(Near3(n, fcV3(0, 0, -1), TIGHT) && Near3(p, fcV3(0.3, 0.1, 1), (10 * TIGHT)));
-    ENSURE(fcGeometry_ShapeCast(&cyl, At(0.2, 0, 5), fcV3(0, 0, -8), &h, At(0, 0, 0), &f, &p, &n));
+    ENSURE(fcGeometry_ShapeCast(&cyl, At(0.2, 0, 5), fcV3(0, 0, -8), &h, At(0, 0, 0), &f, &p, &n, NULL));
     ENSURE_NEAR(f, 3.0 / 8, TIGHT);
     fcMesh_Destroy(grid);
     fcHull_Destroy(cube);
@@ -1246,6 +1246,64 @@ static int test_sensor_on_mesh(void)
     ENSURE(fcBody_SetTransform(body, fcV3(0.1, 0, 0.54), fcQuat_Identity()));
     ENSURE(StepCountingSensorEvents(w, 1, sensor, mesh, &begins, &ends));
     ENSURE(begins == 2 && ends == 2);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// the hits of a shape cast in the order reported; returns the hit's fraction (it clips the sweep to there)
+typedef struct SweepHits {
+    int count;
+    double fraction[8];
+    int triangle[8];
+    fcBodyId body[8];
+} SweepHits;
+
+static fcReal RecordAndClip(const fcRayResult* hit, void* context)
+{
+    SweepHits* h = context;
+    if (h->count < 8) {
+        h->fraction[h->count] = hit->fraction;
+        h->triangle[h->count] = hit->triangle;
+        h->body[h->count] = hit->body;
+    }
+    h->count += 1;
+    return hit->fraction;
+}
+
+// fcWorld_CastShape as fulcrum.h says: a sphere swept through a row of six boxes with a callback that clips the
+// sweep at each hit reports nearer and nearer hits only, ending at the nearest (it reported all six); one started
+// inside a box reports it at fraction 0 with no normal (it passed through); cast onto a mesh, the triangle (it
+// said -1).
+static int test_world_shape_cast(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    fcWorldId w = fcCreateWorld(&wd);
+    fcShapeDef bd = fcDefaultShapeDef();
+    bd.type = fc_boxShape;
+    bd.halfExtents = fcV3(0.5, 0.5, 0.5);
+    for (int k = 0; k < 6; ++k) AddBody(w, fc_staticBody, fcV3(3 + 2 * k, 0, 0), fcQuat_Identity(), &bd);
+    fcShapeDef ball = fcDefaultShapeDef();
+    ball.radius = 0.25;
+    SweepHits hits = {0};
+    ENSURE(fcWorld_CastShape(w, &ball, fcV3(0, 0, 0), fcQuat_Identity(), fcV3(20, 0, 0), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count >= 1 && hits.count <= 6);
+    for (int i = 1; i < hits.count; ++i) ENSURE(hits.fraction[i] <= hits.fraction[i - 1]);
+    ENSURE_NEAR(hits.fraction[hits.count - 1], 2.25 / 20, 1e-9);  // the first box's face at x = 2.5
+    hits.count = 0;
+    ENSURE(fcWorld_CastShape(w, &ball, fcV3(3.2, 0, 0), fcQuat_Identity(), fcV3(0, 5, 0), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count == 1 && hits.fraction[0] == 0 && hits.triangle[0] == -1);
+    fcDestroyWorld(w);
+
+    w = fcCreateWorld(&wd);
+    fcBodyId ground = AddSquareMesh(w, 2, 0, fcV3(0, 0, 0));
+    hits.count = 0;
+    ENSURE(fcWorld_CastShape(w, &ball, fcV3(1, -1, 3), fcQuat_Identity(), fcV3(0, 0, -6), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count == 1 && FC_ID_EQUALS(hits.body[0], ground) && hits.triangle[0] == 0);  // below the diagonal x = y
+    ENSURE_NEAR(hits.fraction[0], 2.75 / 6, 1e-9);
+    hits.count = 0;
+    ENSURE(fcWorld_CastShape(w, &ball, fcV3(-1, 1, 3), fcQuat_Identity(), fcV3(0, 0, -6), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count == 1 && hits.triangle[0] == 1);
     fcDestroyWorld(w);
     return 0;
 }
@@ -1495,6 +1553,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_shape_casts);
     RUN_TEST(test_world_resting_on_hulls_and_meshes);
     RUN_TEST(test_sensor_on_mesh);
+    RUN_TEST(test_world_shape_cast);
     RUN_TEST(test_reported_penetration_counts_real_points);
     RUN_TEST(test_cylinder_lies_down_on_mesh);
     RUN_TEST(test_crushed_box_stays_on_mesh);

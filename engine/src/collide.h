@@ -117,9 +117,10 @@ bool fcRayCast_Mesh(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 d
 fcReal fcGeometry_Distance(const fcGeometry* a, fcTransform xa, const fcGeometry* b, fcTransform xb, fcVec3* pointA,
                            fcVec3* pointB);
 // Sweep a by translation (b still): the first fraction in [0, 1] where they touch, with the contact point
-// and the normal (from a to b). False when they never touch, or when they overlap at the start (fraction 0).
+// and the normal (from a to b), and for a mesh b the triangle touched (triangle may be NULL; -1 for other shapes).
+// False when they never touch, or when they overlap at the start (fraction 0).
 bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
-                          fcReal* fraction, fcVec3* point, fcVec3* normal);
+                          fcReal* fraction, fcVec3* point, fcVec3* normal, int* triangle);
 // AABB of a hull (hull.c) or mesh (mesh.c) in the world (collide.c handles the primitives)
 fcAabb fcHull_ComputeAabb(const fcHull* hull, fcTransform xf);
 fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf);

@@ -1639,6 +1639,7 @@ typedef struct fcCastContext {
     fcWork* w;
     fcReal best;
     fcVec3 point, normal;
+    int triangle;
     bool hit, overlap;
 } fcCastContext;
 
@@ -1660,13 +1661,15 @@ static bool fcCast_Visit(int t, void* context)
         ctx->best = th;
         ctx->point = p;
         ctx->normal = n;
+        ctx->triangle = t;
     }
     return true;
 }
 
 bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
-                          fcReal* fraction, fcVec3* point, fcVec3* normal)
+                          fcReal* fraction, fcVec3* point, fcVec3* normal, int* triangle)
 {
+    if (triangle != NULL) *triangle = -1;
     if (!fcGeometry_IsConvex(a)) return false;
     fcConvexStore sa;
     if (b->type == fc_planeShape) {
@@ -1694,7 +1697,7 @@ bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translatio
         swept.lo = fcV3(fcMin(box.lo.x, box.lo.x + T.x), fcMin(box.lo.y, box.lo.y + T.y), fcMin(box.lo.z, box.lo.z + T.z));
         swept.hi = fcV3(fcMax(box.hi.x, box.hi.x + T.x), fcMax(box.hi.y, box.hi.y + T.y), fcMax(box.hi.z, box.hi.z + T.z));
         fcWork w;
-        fcCastContext ctx = {b->mesh, &sa.c, T, &w, 1, fcV3(0, 0, 0), fcV3(0, 0, 0), false, false};
+        fcCastContext ctx = {b->mesh, &sa.c, T, &w, 1, fcV3(0, 0, 0), fcV3(0, 0, 0), -1, false, false};
         fcMesh_Query(b->mesh, swept, fcCast_Visit, &ctx);
         if (ctx.overlap) {
             *fraction = 0;
@@ -1704,6 +1707,7 @@ bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translatio
         *fraction = ctx.best;
         *point = fcVec3_Add(xb.p, fcQuat_Rotate(xb.q, ctx.point));
         *normal = fcQuat_Rotate(xb.q, ctx.normal);
+        if (triangle != NULL) *triangle = ctx.triangle;
         return true;
     }
     fcConvexStore sb;

@@ -96,6 +96,7 @@ typedef struct fcOverlapContext {
     fcTransform xf;
     fcVec3 translation;          // shape cast
     fcCastResultFcn* castFcn;
+    fcReal castReach;            // the fraction the callback clipped the sweep to (1: all of it)
     bool stopped;
 } fcOverlapContext;
 
@@ -220,11 +221,16 @@ static bool fcQuery_CastHit(int proxy, int shapeIndex, void* context)
     fcOverlapContext* oc = context;
     const fcShape* s = oc->world->shapes + shapeIndex;
     if (!fcQuery_Accepts(s, oc->filter)) return true;
-    fcReal fraction;
-    fcVec3 point, normal;
-    if (!fcGeometry_ShapeCast(oc->geometry, oc->xf, oc->translation, &s->geometry, fcShape_GetTransform(oc->world, s), &fraction,
-                              &point, &normal))
-        return true;
+    fcReal fraction = -1;
+    fcVec3 point = oc->xf.p, normal = fcV3(0, 0, 0);
+    int triangle;
+    bool touches = fcGeometry_ShapeCast(oc->geometry, oc->xf, oc->translation, &s->geometry, fcShape_GetTransform(oc->world, s),
+                                        &fraction, &point, &normal, &triangle);
+    // a shape the cast one overlaps at the start is hit at fraction 0, at the cast shape's position, with no normal
+    // (a sweep started inside a wall passed through it)
+    bool overlaps = !touches && fraction == 0;
+    if (overlaps) point = oc->xf.p, normal = fcV3(0, 0, 0);
+    if ((!touches && !overlaps) || fraction > oc->castReach) return true;
     fcRayResult r;
     memset(&r, 0, sizeof r);
     r.hit = true;
@@ -233,8 +239,11 @@ static bool fcQuery_CastHit(int proxy, int shapeIndex, void* context)
     r.fraction = fraction;
     r.point = point;
     r.normal = fcVec3_Neg(normal);  // the surface normal of the shape hit, facing the cast shape
-    r.triangle = -1;
-    return oc->castFcn(&r, oc->context) > 0;
+    r.triangle = triangle;
+    fcReal reach = oc->castFcn(&r, oc->context);  // the hits past it are not reported: it clips the sweep
+    if (!(reach > 0)) return false;
+    if (reach < oc->castReach) oc->castReach = reach;
+    return true;
 }
 
 bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation, fcVec3 translation,
@@ -250,6 +259,7 @@ bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 positi
     fcHull* hull;
     if (!fcQuery_BeginShape(&oc, world, filter, context, shape, position, orientation, &g, &hull, caller)) return false;
     oc.castFcn = fcn;
+    oc.castReach = 1;
     oc.translation = translation;
     // the swept box: the shape's box at the start and at the end
     fcAabb a = fcGeometry_ComputeAabb(&g, oc.xf);

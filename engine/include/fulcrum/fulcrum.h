@@ -338,7 +338,9 @@ FC_API bool fcWorld_OverlapAABB(fcWorldId worldId, fcVec3 lo, fcVec3 hi, fcQuery
 /// Shapes that overlap a convex shape (def's geometry: sphere, box, capsule, cylinder or hull) at a pose.
 FC_API bool fcWorld_OverlapShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation,
                                  fcQueryFilter filter, fcOverlapResultFcn* fcn, void* context);
-/// Sweep a convex shape along translation: each shape it would touch, with the fraction of first contact.
+/// Sweep a convex shape along translation: each shape it would touch, with the fraction of first contact (a mesh:
+/// the triangle); a shape it overlaps at the start at fraction 0, with the cast shape's position as the point and
+/// no normal. The callback's return clips the sweep as for fcWorld_CastRay (0 stops).
 FC_API bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 position, fcQuat orientation,
                               fcVec3 translation, fcQueryFilter filter, fcCastResultFcn* fcn, void* context);
 /// The point of the world's shapes closest to a point within maxDistance (hit false when none).
