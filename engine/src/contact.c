@@ -635,6 +635,15 @@ static void fcContacts_RefreshProxies(fcWorld* world)
     for (int k = 0; k < world->bodyHigh; ++k) world->bodies[k].moved = false;
 }
 
+// a shape's pose, box and proxy brought to where its body is now, between steps
+static void fcContacts_ProxyToShape(fcWorld* world, fcShape* s)
+{
+    s->transform = fcShape_GetTransform(world, s);
+    s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
+    fcBroadphase_MoveProxy(&world->broadphase, s->proxy, s->aabb, fcV3(0, 0, 0));
+    s->proxyStale = false;
+}
+
 void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
 {
     fcShape* s = world->shapes + shape;
@@ -657,10 +666,7 @@ void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
     fcBody_Wake(world, world->bodies + s->body);
     if (s->proxy >= 0) fcBroadphase_Touch(&world->broadphase, s->proxy);
     if (s->proxy < 0 || !s->proxyStale || fcContacts_Unseen(s)) return;
-    s->transform = fcShape_GetTransform(world, s);
-    s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
-    fcBroadphase_MoveProxy(&world->broadphase, s->proxy, s->aabb, fcV3(0, 0, 0));
-    s->proxyStale = false;
+    fcContacts_ProxyToShape(world, s);
 }
 
 // A body put elsewhere by hand between steps: its shapes' boxes and proxies follow at once, so that the queries find
@@ -671,13 +677,12 @@ void fcContacts_BodyPutElsewhere(fcWorld* world, int body)
     for (int i = 0; i < b->shapeCount; ++i) {
         fcShape* s = world->shapes + b->shapes[i];
         if (s->proxy < 0) continue;
-        s->transform = fcShape_GetTransform(world, s);
         if (fcContacts_Unseen(s)) {
+            s->transform = fcShape_GetTransform(world, s);
             s->proxyStale = true;  // no query sees it; fcContacts_ShapeFilterChanged catches it up
             continue;
         }
-        s->aabb = fcGeometry_ComputeAabb(&s->geometry, s->transform);
-        fcBroadphase_MoveProxy(&world->broadphase, s->proxy, s->aabb, fcV3(0, 0, 0));
+        fcContacts_ProxyToShape(world, s);
     }
 }
 
