@@ -357,6 +357,68 @@ static int test_initial_energy(void)
     return 0;
 }
 
+// A shape added to or taken from a body whose mass comes from its shapes moves its centre of mass within it; every
+// material point stays where it was with its velocity, and so do its joints' anchors (they stayed at the old offset
+// from the centre: the joint was pulled open by the shift and the next step flung the bob at 124 kN). A sphere bob
+// hanging from a ball joint gets a second sphere 0.5 m below: it hangs on at rest, the string's tension is the new
+// weight; a spinning free body given an off-centre shape: its centre moves at w x d.
+static int test_shape_added_to_jointed_body(void)
+{
+    const double g = 9.81;
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.timestep = 1.0 / 60;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, -1);
+    fcBodyId bob = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_sphereShape;
+    sd.radius = 0.1;
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(bob, &sd)));
+    double m = fcBody_GetMass(bob);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = bob;
+    jd.anchor = fcV3(0, 0, 0);
+    fcJointId joint = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(joint));
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcJoint_GetReaction(joint).force.z, m * g, 1e-9 * m * g);
+    sd.localPosition = fcV3(0, 0, -0.5);
+    fcShapeId second = fcCreateShape(bob, &sd);
+    ENSURE(FC_IS_NON_NULL(second));
+    ENSURE_NEAR(fcBody_GetPosition(bob).z, -1.25, 1e-12);
+    ENSURE_NEAR(fcVec3_Length(fcJoint_GetAnchorB(joint)), 0, 1e-12);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    printf("  a second sphere on a hanging bob: tension %.9f N (exact 2 m g = %.9f N), bob at z = %.12f m\n",
+           fcJoint_GetReaction(joint).force.z, 2 * m * g, fcBody_GetPosition(bob).z);
+    ENSURE_NEAR(fcJoint_GetReaction(joint).force.z, 2 * m * g, 1e-9 * m * g);
+    ENSURE_NEAR(fcBody_GetPosition(bob).z, -1.25, 1e-9);
+    ENSURE_NEAR(fcVec3_Length(fcBody_GetLinearVelocity(bob)), 0, 1e-9);
+    // taken away again: the bob is the first sphere, at rest where it was
+    fcDestroyShape(second);
+    ENSURE_NEAR(fcBody_GetPosition(bob).z, -1, 1e-12);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcJoint_GetReaction(joint).force.z, m * g, 1e-9 * m * g);
+    ENSURE_NEAR(fcBody_GetPosition(bob).z, -1, 1e-9);
+
+    // spinning at 2 rad/s about z, its centre still: an equal sphere at x = 1 moves the centre to x = 0.5, which
+    // then moves at w x d = (0, 1, 0), so that the first sphere's centre keeps its velocity: zero
+    ENSURE(fcWorld_SetGravity(w, fcV3(0, 0, 0)));
+    bd.position = fcV3(10, 0, 0);
+    bd.angularVelocity = fcV3(0, 0, 2);
+    fcBodyId spinner = fcCreateBody(w, &bd);
+    sd.localPosition = fcV3(0, 0, 0);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(spinner, &sd)));
+    sd.localPosition = fcV3(1, 0, 0);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(spinner, &sd)));
+    ENSURE_NEAR(fcBody_GetPosition(spinner).x, 10.5, 1e-12);
+    fcVec3 v = fcBody_GetLinearVelocity(spinner);
+    ENSURE_NEAR(v.x, 0, 1e-12);
+    ENSURE_NEAR(v.y, 1, 1e-12);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     TEST_MAIN_BEGIN(argc, argv);
@@ -365,6 +427,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_too_soft_joint);
     RUN_TEST(test_mass_from_shapes);
     RUN_TEST(test_shape_mass_refused);
+    RUN_TEST(test_shape_added_to_jointed_body);
     RUN_TEST(test_diverged_step_is_refused);
     RUN_TEST(test_initial_energy);
     TEST_MAIN_END();

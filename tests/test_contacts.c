@@ -68,6 +68,19 @@ static fcBodyId fcAddBox(fcWorldId w, fcVec3 p, fcVec3 half, double mass, double
     return fcAddTypedBox(w, fc_dynamicBody, p, half, mass, friction);
 }
 
+// two boxes of 1 kg at pa and pb joined at `anchor` by a joint of the given type
+static fcJointId fcAddJoinedBoxes(fcWorldId w, fcJointType type, fcVec3 pa, fcVec3 pb, fcVec3 half, fcVec3 anchor,
+                                  fcBodyId* a, fcBodyId* b)
+{
+    *a = fcAddBox(w, pa, half, 1, 0.6);
+    *b = fcAddBox(w, pb, half, 1, 0.6);
+    fcJointDef jd = fcDefaultJointDef(type);
+    jd.bodyA = *a;
+    jd.bodyB = *b;
+    jd.anchor = anchor;
+    return fcCreateJoint(w, &jd);
+}
+
 // a static or kinematic box at the origin with the default friction (a platform, a lift)
 static fcBodyId fcAddFixedBox(fcWorldId w, fcBodyType type, fcVec3 half)
 {
@@ -892,13 +905,9 @@ static int test_events_sensors_filters(void)
     for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
     ENSURE(fcBody_GetPosition(ghost).z < -1);
     // two overlapping boxes joined by a ball joint do not push each other (collide_connected false)
-    fcBodyId a = fcAddBox(w, fcV3(6, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
-    fcBodyId b = fcAddBox(w, fcV3(6.5, 0, 0.5), fcV3(0.5, 0.5, 0.5), 1, 0.6);
-    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
-    jd.bodyA = a;
-    jd.bodyB = b;
-    jd.anchor = fcV3(6.25, 0, 0.5);
-    ENSURE(FC_IS_NON_NULL(fcCreateJoint(w, &jd)));
+    fcBodyId a, b;
+    ENSURE(FC_IS_NON_NULL(fcAddJoinedBoxes(w, fc_ballJoint, fcV3(6, 0, 0.5), fcV3(6.5, 0, 0.5), fcV3(0.5, 0.5, 0.5),
+                                           fcV3(6.25, 0, 0.5), &a, &b)));
     for (int i = 0; i < 5; ++i) ENSURE(fcWorld_Step(w));
     fcContactData c[8];
     int n = fcBody_GetContacts(a, c, 8);
@@ -1285,6 +1294,45 @@ static int test_sleeper_wakes_when_gravity_changes(void)
     return 0;
 }
 
+// What the API does to one sleeping body wakes its island whole: two 1 kg boxes on a ball joint, asleep without
+// gravity. An impulse of 2 N s (given as an impulse, as a velocity, as a force over one step) on one box's centre,
+// along the line through both, moves the pair at 1 m/s (woken alone, the box's sleeping partner acted fixed for a
+// step: the struck box stopped against it). Its mass set, a shape added or taken away, a move: the partner wakes.
+static int test_api_wakes_the_island(void)
+{
+    const double h = 1.0 / 60;
+    for (int how = 0; how < 7; ++how) {
+        fcWorldId w = fcMakeWorld(h, true);
+        ENSURE(fcWorld_SetGravity(w, fcV3(0, 0, 0)));
+        fcBodyId a, b;
+        ENSURE(FC_IS_NON_NULL(fcAddJoinedBoxes(w, fc_ballJoint, fcV3(0, 0, 5), fcV3(1, 0, 5), fcV3(0.5, 0.5, 0.5),
+                                               fcV3(0.5, 0, 5), &a, &b)));
+        ENSURE(fcWorld_Step(w));
+        ENSURE(fcBody_SetAwake(a, false));
+        ENSURE(!fcBody_IsAwake(a) && !fcBody_IsAwake(b));
+        fcShapeDef sd = fcDefaultShapeDef();
+        sd.type = fc_sphereShape;
+        sd.radius = 0.1;
+        switch (how) {
+            case 0: ENSURE(fcBody_ApplyImpulse(b, fcV3(2, 0, 0), fcV3(1, 0, 5))); break;
+            case 1: ENSURE(fcBody_SetLinearVelocity(b, fcV3(2, 0, 0))); break;
+            case 2: ENSURE(fcBody_ApplyForce(b, fcV3(2 / h, 0, 0), fcV3(1, 0, 5))); break;
+            case 3: ENSURE(fcBody_SetMassProperties(b, 2, fcV3(1, 1, 1))); break;
+            case 4: ENSURE(FC_IS_NON_NULL(fcCreateShape(b, &sd))); break;
+            case 5: fcDestroyShape(fcBody_GetShape(b, 0)); break;
+            case 6: ENSURE(fcBody_SetTransform(b, fcV3(1, 0, 5), fcQuat_Identity())); break;
+        }
+        ENSURE(fcBody_IsAwake(a) && fcBody_IsAwake(b));
+        if (how <= 2) {
+            ENSURE(fcWorld_Step(w));
+            ENSURE_NEAR(fcBody_GetLinearVelocity(a).x, 1, 1e-9);
+            ENSURE_NEAR(fcBody_GetLinearVelocity(b).x, 1, 1e-9);
+        }
+        fcDestroyWorld(w);
+    }
+    return 0;
+}
+
 // Sleep by hand and by force. fcBody_SetForce and fcBody_SetTorque with a new value wake a sleeping body with its
 // island: a force set on a sleeping box did nothing (it stayed asleep, the force unfelt). An upward 8 g N on the low box
 // of a sleeping 2 x 2 kg stack lifts the stack's centre of mass as a uniform acceleration g from rest (semi-implicit
@@ -1342,13 +1390,9 @@ static int test_sleep_and_wake_by_hand(void)
     // destroyed, one box put to sleep: the other falls on (the last step's rows still joined them, and it hung in
     // the air). A box jointed to a moving kinematic body is not put to sleep: asleep, its joint would not hold
     w = fcMakeWorld(h, true);
-    fcBodyId a = fcAddBox(w, fcV3(0, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
-    fcBodyId b = fcAddBox(w, fcV3(1, 0, 50), fcV3(0.5, 0.5, 0.5), 1, 0.6);
-    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
-    jd.bodyA = a;
-    jd.bodyB = b;
-    jd.anchor = fcV3(0.5, 0, 50);
-    fcJointId joint = fcCreateJoint(w, &jd);
+    fcBodyId a, b;
+    fcJointId joint = fcAddJoinedBoxes(w, fc_ballJoint, fcV3(0, 0, 50), fcV3(1, 0, 50), fcV3(0.5, 0.5, 0.5),
+                                       fcV3(0.5, 0, 50), &a, &b);
     ENSURE(FC_IS_NON_NULL(joint));
     for (int i = 0; i < 5; ++i) ENSURE(fcWorld_Step(w));
     fcDestroyJoint(joint);
@@ -1359,7 +1403,9 @@ static int test_sleep_and_wake_by_hand(void)
     ENSURE_NEAR(fcBody_GetPosition(b).z, bz + bv * h * n - g * h * h * n * (n + 1) / 2, 1e-9);
     fcBodyId carrier = fcAddTypedBox(w, fc_kinematicBody, fcV3(5, 0, 50), fcV3(0.5, 0.5, 0.5), 0, 0.6);
     ENSURE(fcBody_SetLinearVelocity(carrier, fcV3(3, 0, 0)));
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
     jd.bodyA = carrier;
+    jd.bodyB = b;
     jd.anchor = fcV3(5.5, 0, 50);
     ENSURE(fcBody_SetTransform(b, fcV3(6, 0, 50), fcQuat_Identity()));
     ENSURE(FC_IS_NON_NULL(fcCreateJoint(w, &jd)));
@@ -1720,13 +1766,9 @@ static int test_pre_solve_and_joint_removal(void)
     ENSURE_NEAR(fcBody_GetLinearVelocity(state.skater).x, 2, 1e-6);         // no friction: it keeps sliding
     ENSURE_NEAR(fcBody_GetLinearVelocity(plain).x, 0, 1e-9);                // mu 0.6 stopped it within 0.34 s
     // two overlapping boxes held by a weld do not push each other; once the weld is gone, they do
-    fcBodyId a = fcAddBox(w, fcV3(6, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
-    fcBodyId b = fcAddBox(w, fcV3(6.4, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
-    fcJointDef jd = fcDefaultJointDef(fc_fixedJoint);
-    jd.bodyA = a;
-    jd.bodyB = b;
-    jd.anchor = fcV3(6.2, 0, 0.25);
-    fcJointId weld = fcCreateJoint(w, &jd);
+    fcBodyId a, b;
+    fcJointId weld = fcAddJoinedBoxes(w, fc_fixedJoint, fcV3(6, 0, 0.25), fcV3(6.4, 0, 0.25), fcV3(0.25, 0.25, 0.25),
+                                      fcV3(6.2, 0, 0.25), &a, &b);
     ENSURE(FC_IS_NON_NULL(weld));
     for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
     ENSURE_NEAR(fcBody_GetPosition(b).x - fcBody_GetPosition(a).x, 0.4, 1e-6);
@@ -1934,6 +1976,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_sleeper_wakes_when_its_support_is_moved);
     RUN_TEST(test_sleeper_wakes_when_gravity_changes);
     RUN_TEST(test_sleep_and_wake_by_hand);
+    RUN_TEST(test_api_wakes_the_island);
     RUN_TEST(test_pairs_taken_away_report_their_end);
     RUN_TEST(test_sensor_sees_sleepers);
     RUN_TEST(test_queries_follow_a_body_put_elsewhere);

@@ -318,26 +318,25 @@ bool fcBody_SetTransform(fcBodyId id, fcVec3 position, fcQuat orientation)
     return true;
 }
 
-static bool fcBody_SetVelocityVector(fcBody* body, fcVec3 v, fcVec3* target, const char* caller)
+static bool fcBody_SetVelocityVector(fcWorld* world, fcBody* body, fcVec3 v, fcVec3* target, const char* caller)
 {
     if (!fcVec3_IsFinite(v)) return fcError("%s: velocity is not finite", caller);
     if (body->type == fc_staticBody) return fcError("%s: a static body cannot move", caller);
     *target = v;
-    body->asleep = false;
-    body->sleepTime = 0;
+    fcBody_Wake(world, body);
     return true;
 }
 
 bool fcBody_SetLinearVelocity(fcBodyId id, fcVec3 v)
 {
     FC_BODY_GET_UNLOCKED(id, "fcBody_SetLinearVelocity");
-    return fcBody_SetVelocityVector(body, v, &body->linearVelocity, "fcBody_SetLinearVelocity");
+    return fcBody_SetVelocityVector(world, body, v, &body->linearVelocity, "fcBody_SetLinearVelocity");
 }
 
 bool fcBody_SetAngularVelocity(fcBodyId id, fcVec3 w)
 {
     FC_BODY_GET_UNLOCKED(id, "fcBody_SetAngularVelocity");
-    return fcBody_SetVelocityVector(body, w, &body->angularVelocity, "fcBody_SetAngularVelocity");
+    return fcBody_SetVelocityVector(world, body, w, &body->angularVelocity, "fcBody_SetAngularVelocity");
 }
 
 fcReal fcBody_GetMass(fcBodyId id)
@@ -366,6 +365,7 @@ bool fcBody_SetMassProperties(fcBodyId id, fcReal mass, fcVec3 inertia)
     if (!fcSetMass(&copy, mass, fcMat33_Diagonal(inertia), "fcBody_SetMassProperties")) return false;
     copy.massFromShapes = copy.inertiaFromShapes = false;
     *body = copy;
+    fcBody_Wake(world, body);  // asleep, the new mass would not be felt until something else woke it
     return true;
 }
 
@@ -373,9 +373,7 @@ bool fcBody_SetMassProperties(fcBodyId id, fcReal mass, fcVec3 inertia)
 // not feel it
 static void fcBody_WakeIfChanged(fcWorld* world, fcBody* body, fcVec3 old, fcVec3 now)
 {
-    if (body->type != fc_dynamicBody || !body->asleep || memcmp(&old, &now, sizeof old) == 0) return;
-    int index = (int)(body - world->bodies);
-    fcIslands_Wake(world, &index, 1);
+    if (body->asleep && memcmp(&old, &now, sizeof old) != 0) fcBody_Wake(world, body);
 }
 
 bool fcBody_SetForce(fcBodyId id, fcVec3 f)
@@ -404,11 +402,16 @@ bool fcBody_SetAwake(fcBodyId id, bool awake)
     return true;
 }
 
+// A body the API disturbs wakes with its island (its joint partners and the bodies it touched): woken alone, its
+// sleeping partners acted fixed for a step (a chain's link given a velocity pulled against a link that did not move)
 void fcBody_Wake(fcWorld* world, fcBody* body)
 {
-    (void)world;
-    body->asleep = false;
     body->sleepTime = 0;
+    if (body->type == fc_dynamicBody && body->asleep) {
+        int index = (int)(body - world->bodies);
+        fcIslands_Wake(world, &index, 1);
+    }
+    body->asleep = false;
 }
 
 // the applied force and torque are for the next step only: those of a step already taken are dropped here, so
@@ -530,14 +533,27 @@ bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShape
 }
 
 // what fcBody_MassOfShapes found, for the body's shapes as they are now: the shapes shifted so that their centre
-// is the body origin, the body moved by the same amount (its position stays the centre of mass)
+// is the body origin, the body moved by the same amount (its position stays the centre of mass). Whatever else is
+// kept in the body's frame shifts with them, so that every material point stays where it was, with its velocity:
+// the joints' anchors (left behind, a shape added to a jointed link pulled its joint open by the shift, and the next
+// step flung the link at 124 kN) and the contacts' points.
 void fcBody_PutShapesMass(fcWorld* world, fcBody* body, const fcShapesMass* sm)
 {
     if (!sm->changes) return;
+    int self = (int)(body - world->bodies);
     for (int i = 0; i < body->shapeCount; ++i) {
         fcShapeDef* d = &world->shapes[body->shapes[i]].def;
         d->localPosition = fcVec3_Sub(d->localPosition, sm->center);
     }
-    body->position = fcVec3_Add(body->position, fcQuat_Rotate(body->orientation, sm->center));
+    for (int k = 0; k < body->jointCount; ++k) {
+        fcJoint* j = world->joints + body->joints[k];
+        if (j->bodyA == self) j->localAnchorA = fcVec3_Sub(j->localAnchorA, sm->center);
+        if (j->bodyB == self) j->localAnchorB = fcVec3_Sub(j->localAnchorB, sm->center);
+    }
+    if (body->jointCount > 0) world->topologyDirty = true;  // the row store keeps the anchors too
+    fcContacts_BodyCentreMoved(world, self, sm->center);
+    fcVec3 shift = fcQuat_Rotate(body->orientation, sm->center);
+    body->position = fcVec3_Add(body->position, shift);
+    body->linearVelocity = fcVec3_Add(body->linearVelocity, fcVec3_Cross(body->angularVelocity, shift));
     fcBody_PutMass(body, sm->mass, sm->inertia, sm->inverse);
 }

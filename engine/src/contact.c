@@ -686,6 +686,25 @@ void fcContacts_BodyPutElsewhere(fcWorld* world, int body)
     }
 }
 
+// A body whose centre of mass moved within it by `shift` (its frame; a shape added or taken away): its pairs' points
+// move in its frame with it, so that a new point's nearest old one is still found (fcContacts_Update), and no pair
+// keeps its points from the old frame (fcContacts_Keep compares body poses, which moved though no shape did)
+void fcContacts_BodyCentreMoved(fcWorld* world, int body, fcVec3 shift)
+{
+    fcContactSet* set = &world->contacts;
+    for (int c = 0; c < set->high; ++c) {
+        fcContact* k = fcContacts_Pair(set, c);
+        if (!k->inUse || (k->bodyA != body && k->bodyB != body)) continue;
+        k->keepable = false;
+        for (int m = 0; m < k->manifoldCount; ++m)
+            for (int i = 0; i < k->manifolds[m].pointCount; ++i) {
+                fcContactPoint* p = k->manifolds[m].points + i;
+                if (k->bodyA == body) p->localA = fcVec3_Sub(p->localA, shift);
+                if (k->bodyB == body) p->localB = fcVec3_Sub(p->localB, shift);
+            }
+    }
+}
+
 // The user's pre-solve hook sees each manifold of a pair about to be solved: it may switch the pair off for
 // this step or change its friction and restitution (the last manifold's values win for the pair)
 static void fcContacts_PreSolve(fcWorld* world, fcContact* c)

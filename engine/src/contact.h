@@ -332,6 +332,7 @@ void fcContacts_Collide(struct fcWorld* world);
 // a shape's filter changed: a proxy left behind while nothing could see the shape catches up with its body
 void fcContacts_ShapeFilterChanged(struct fcWorld* world, int shape);
 void fcContacts_BodyPutElsewhere(struct fcWorld* world, int body);
+void fcContacts_BodyCentreMoved(struct fcWorld* world, int body, fcVec3 shift);
 // contact_solve.c: per substep
 bool fcContacts_HasRows(const struct fcWorld* world);
 // the step's totals start from zero (again when the step is retaken in substeps)

@@ -119,6 +119,12 @@ void fcIslands_Wake(fcWorld* world, const int* sleepers, int count)
     }
 }
 
+void fcIslands_WakeAll(fcWorld* world)
+{
+    for (int k = 0; world->asleepCount > 0 && k < world->bodyHigh; ++k)
+        if (world->bodies[k].inUse) fcIsland_WakeBody(world->bodies + k);
+}
+
 // The island of a dynamic body put to sleep at once (fcBody_SetAwake): its bodies stop, as an island at rest does,
 // with their rest time full, so that the next step's update keeps them asleep (while sleeping is enabled). The
 // islands are those of the joints and of the last step's touching contacts. False: a moving kinematic body or a

@@ -240,6 +240,7 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
     body->shapes[body->shapeCount++] = index;
     fcBody_PutShapesMass(world, body, &sm);  // the new shape is the one measured as extra
     fcContacts_AddShape(world, index);
+    fcBody_Wake(world, body);  // asleep, it would neither feel its new mass nor collide the new shape
     return fcMakeShapeId(world, index);
 }
 

@@ -76,8 +76,10 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
 
 // island.c: group the bodies, put resting islands to sleep and wake disturbed ones (after the step)
 void fcIslands_Update(fcWorld* world);
-// wake, before the step's solve, the islands of the sleeping bodies listed (an awake body is about to touch them)
+// wake the islands of the sleeping bodies listed (before the step's solve: an awake body is about to touch them;
+// between steps: the API disturbed them)
 void fcIslands_Wake(fcWorld* world, const int* sleepers, int count);
+void fcIslands_WakeAll(fcWorld* world);  // every sleeper (a new gravity)
 // put the island of a dynamic body to sleep now (false: something keeps it awake)
 bool fcIslands_Sleep(fcWorld* world, int body);
 

@@ -311,10 +311,7 @@ bool fcWorld_SetGravity(fcWorldId id, fcVec3 g)
     // would hang in the air under the new one
     bool changed = g.x != world->def.gravity.x || g.y != world->def.gravity.y || g.z != world->def.gravity.z;
     world->def.gravity = g;
-    for (int k = 0; changed && world->asleepCount > 0 && k < world->bodyHigh; ++k) {
-        fcBody* b = world->bodies + k;
-        if (b->inUse && b->asleep) fcBody_Wake(world, b);
-    }
+    if (changed) fcIslands_WakeAll(world);
     return true;
 }
 

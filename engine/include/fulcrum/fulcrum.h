@@ -212,7 +212,10 @@ FC_API fcVec3 fcBody_GetAngularVelocity(fcBodyId bodyId);
 /// World point of a body-frame point.
 FC_API fcVec3 fcBody_GetWorldPoint(fcBodyId bodyId, fcVec3 localPoint);
 FC_API fcVec3 fcBody_GetLocalPoint(fcBodyId bodyId, fcVec3 worldPoint);
-/// Put a body elsewhere (any type); it wakes, and so does every sleeper it had a contact pair with.
+/// Put a body elsewhere (any type); it wakes with its island, and so does every sleeper it had a contact pair with.
+/// The velocity setters, the mass setter, fcBody_ApplyForce / ApplyTorque / ApplyImpulse and fcCreateShape /
+/// fcDestroyShape wake a sleeping body with its island too (its joint partners and what it touched): woken alone,
+/// the others would act fixed for a step.
 FC_API bool fcBody_SetTransform(fcBodyId bodyId, fcVec3 position, fcQuat orientation);
 FC_API bool fcBody_SetLinearVelocity(fcBodyId bodyId, fcVec3 v);
 FC_API bool fcBody_SetAngularVelocity(fcBodyId bodyId, fcVec3 w);
@@ -235,10 +238,10 @@ FC_API bool fcBody_IsAwake(fcBodyId bodyId);
 FC_API bool fcBody_SetAwake(fcBodyId bodyId, bool awake);
 FC_API bool fcBody_SetDamping(fcBodyId bodyId, fcReal linear, fcReal angular);
 /// Add a force (N, world) acting at a world point for the next step only (a drag spring, a thruster); it is
-/// added to the constant force and cleared after the step. Wakes the body.
+/// added to the constant force and cleared after the step.
 FC_API bool fcBody_ApplyForce(fcBodyId bodyId, fcVec3 force, fcVec3 worldPoint);
 FC_API bool fcBody_ApplyTorque(fcBodyId bodyId, fcVec3 torque);
-/// Change the velocity at once by an impulse (N s, world) at a world point. Wakes the body.
+/// Change the velocity at once by an impulse (N s, world) at a world point.
 FC_API bool fcBody_ApplyImpulse(fcBodyId bodyId, fcVec3 impulse, fcVec3 worldPoint);
 FC_API void* fcBody_GetUserData(fcBodyId bodyId);
 
@@ -284,8 +287,10 @@ typedef struct fcShapeDef {
 } fcShapeDef;
 
 FC_API fcShapeDef fcDefaultShapeDef(void);
-/// Attach a shape. A body created with mass 0 gets mass, centre and inertia from its shapes (the body's
-/// position stays its centre of mass: shapes are placed relative to the resulting centre).
+/// Attach a shape, placed relative to the body's position as it is now. A body created with mass 0 gets mass, centre
+/// and inertia from its shapes: its position stays its centre of mass, so a shape that moves the centre moves the
+/// position (and the other shapes' local positions), every material point staying where it was with its velocity;
+/// the joints' anchors on the body stay the same material points (fcDestroyShape likewise).
 FC_API fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def);
 /// Detach and destroy a shape (its contacts end and the bodies they touched wake; the body's mass is recomputed when it
 /// came from the shapes).
