@@ -1646,6 +1646,52 @@ static int test_queries_follow_a_body_put_elsewhere(void)
     return 0;
 }
 
+// A new timestep leaves the forces reported from the last step's impulses as they were: a 2 kg box asleep on the
+// ground and a 1 kg box asleep on a ball joint, the step halved, report m g on the contact and the joint (they
+// reported 2 m g: a sleeper's impulse, solved over 1/60 s, was divided by 1/120 s); the box lifted off after the step
+// is quartered reports its end with m g before (4 m g).
+static int test_timestep_change_keeps_forces(void)
+{
+    fcWorldId w = fcMakeWorld(1.0 / 60, true);
+    fcBodyId ground = fcAddGround(w, 0.6);
+    fcBodyId box = fcAddBox(w, fcV3(0, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(5, 0, 2);
+    bd.mass = 1;
+    bd.inertia = fcV3(0.1, 0.1, 0.1);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = fcCreateBody(w, &bd);
+    jd.anchor = fcV3(5, 0, 3);
+    fcJointId joint = fcCreateJoint(w, &jd);
+    ENSURE(FC_IS_NON_NULL(joint));
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    ENSURE_NEAR(fcContactForceZ(box, ground), 2 * g, 1e-6 * g);
+    ENSURE_NEAR(fcJoint_GetReaction(joint).force.z, g, 1e-9 * g);
+    ENSURE(fcWorld_SetTimestep(w, 1.0 / 120));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
+    printf("  asleep across h 1/60 -> 1/120: contact %.9f N (2 g = %.9f), joint %.9f N (g)\n", fcContactForceZ(box, ground),
+           2 * g, fcJoint_GetReaction(joint).force.z);
+    ENSURE_NEAR(fcContactForceZ(box, ground), 2 * g, 1e-6 * g);
+    ENSURE_NEAR(fcJoint_GetReaction(joint).force.z, g, 1e-9 * g);
+    fcDestroyWorld(w);
+
+    w = fcMakeWorld(1.0 / 60, false);
+    ground = fcAddGround(w, 0.6);
+    box = fcAddBox(w, fcV3(0, 0, 0.5), fcV3(0.5, 0.5, 0.5), 2, 0.6);
+    for (int i = 0; i < 120; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_SetTimestep(w, 1.0 / 240));
+    ENSURE(fcBody_SetTransform(box, fcV3(0, 0, 3), fcQuat_Identity()));
+    ENSURE(fcWorld_Step(w));
+    fcConstraintEvent end;
+    ENSURE(fcCountPairEvents(w, fc_eventContactEnd, fcBody_GetShape(ground, 0), fcBody_GetShape(box, 0), &end) == 1);
+    printf("  lifted off after h 1/60 -> 1/240: force before %.9f N (2 g = %.9f)\n", end.forceBefore, 2 * g);
+    ENSURE_NEAR(end.forceBefore, 2 * g, 1e-6 * g);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // A sensor sees a sleeping body come into it or leave it, and wakes nothing. A static sensor put over a box asleep
 // on the ground, moved off it (5 cm clear, the fat boxes still overlapping), and a sensor made over it: no begin or
 // end was reported until the box woke for another reason (the pair had no awake body and was not collided).
@@ -1730,16 +1776,22 @@ static int test_filter_change_on_resting_pairs(void)
     return 0;
 }
 
-// the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice)
+// the pre-solve hook: switch a pair off (a ghost passes through the ground) or change its friction (ice). The world's
+// settings cannot be changed from inside the step: each try is refused (a gravity set here changed the step halfway)
 typedef struct PreSolveState {
+    fcWorldId world;
     fcBodyId ghost, skater;
-    int calls;
+    int calls, settingsTaken;
 } PreSolveState;
 
 static bool fcPreSolve(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contact, void* context)
 {
     PreSolveState* s = context;
     s->calls += 1;
+    s->settingsTaken += fcWorld_SetGravity(s->world, fcV3(0, 0, 0)) + fcWorld_SetTimestep(s->world, 0.1) +
+                        fcWorld_SetStabilization(s->world, fc_stabilizeNone) + fcWorld_SetBaumgarte(s->world, 0.5) +
+                        fcWorld_SetProjection(s->world, 1e-3, 3) + fcWorld_SetWorkerCount(s->world, 2);
+    s->settingsTaken += strstr(fcGetLastError(), "fcWorld_SetWorkerCount: the world is stepping") == NULL;
     fcBodyId a = fcShape_GetBody(shapeA), b = fcShape_GetBody(shapeB);
     if (FC_ID_EQUALS(a, s->ghost) || FC_ID_EQUALS(b, s->ghost)) return false;
     if (FC_ID_EQUALS(a, s->skater) || FC_ID_EQUALS(b, s->skater)) contact->friction = 0;
@@ -1748,12 +1800,13 @@ static bool fcPreSolve(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contac
 
 static int test_pre_solve_and_joint_removal(void)
 {
-    PreSolveState state = {fc_nullBodyId, fc_nullBodyId, 0};
+    PreSolveState state = {fc_nullWorldId, fc_nullBodyId, fc_nullBodyId, 0, 0};
     fcWorldDef wd = fcDefaultWorldDef();
     wd.enableSleeping = false;
     wd.preSolve = fcPreSolve;
     wd.preSolveContext = &state;
     fcWorldId w = fcCreateWorld(&wd);
+    state.world = w;
     fcAddGround(w, 0.6);
     state.ghost = fcAddSphere(w, fcV3(0, 0, 0.5), 0.1, 1, 0.6, 0);
     state.skater = fcAddBox(w, fcV3(3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
@@ -1761,8 +1814,10 @@ static int test_pre_solve_and_joint_removal(void)
     ENSURE(fcBody_SetLinearVelocity(state.skater, fcV3(2, 0, 0)));
     ENSURE(fcBody_SetLinearVelocity(plain, fcV3(2, 0, 0)));
     for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
-    ENSURE(state.calls > 0);
+    ENSURE(state.calls > 0 && state.settingsTaken == 0);
+    ENSURE(fcWorld_GetTimestep(w) == 1.0 / 60 && fcWorld_GetStabilization(w) == wd.stabilization);
     ENSURE(fcBody_GetPosition(state.ghost).z < -0.5);                       // fell through the ground
+    ENSURE_NEAR(fcBody_GetLinearVelocity(state.ghost).z, -g, 1e-9);       // under the gravity it started with
     ENSURE_NEAR(fcBody_GetLinearVelocity(state.skater).x, 2, 1e-6);         // no friction: it keeps sliding
     ENSURE_NEAR(fcBody_GetLinearVelocity(plain).x, 0, 1e-9);                // mu 0.6 stopped it within 0.34 s
     // two overlapping boxes held by a weld do not push each other; once the weld is gone, they do
@@ -1979,6 +2034,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_api_wakes_the_island);
     RUN_TEST(test_pairs_taken_away_report_their_end);
     RUN_TEST(test_sensor_sees_sleepers);
+    RUN_TEST(test_timestep_change_keeps_forces);
     RUN_TEST(test_queries_follow_a_body_put_elsewhere);
     RUN_TEST(test_sleeper_wakes_when_its_support_is_destroyed);
     RUN_TEST(test_sleeper_wakes_when_its_joint_changes);

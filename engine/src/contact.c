@@ -705,6 +705,35 @@ void fcContacts_BodyCentreMoved(fcWorld* world, int body, fcVec3 shift)
     }
 }
 
+// The pairs' impulses kept from the last step, re-expressed for a step `ratio` times as long: a sleeping pair's
+// totals (reported as impulse / the step's length), the last step's load a contact's end reports as its force
+// before, and the substep impulses the next solve starts from
+void fcContacts_RescaleImpulses(fcWorld* world, fcReal ratio)
+{
+    fcContactSet* set = &world->contacts;
+    for (int c = 0; c < set->high; ++c) {
+        fcContact* k = fcContacts_Pair(set, c);
+        if (!k->inUse) continue;
+        for (int m = 0; m < k->manifoldCount; ++m) {
+            fcContactManifold* cm = k->manifolds + m;
+            cm->rollingImpulse[0] *= ratio;
+            cm->rollingImpulse[1] *= ratio;
+            cm->twistImpulse *= ratio;
+            for (int i = 0; i < cm->pointCount; ++i) {
+                fcContactPoint* p = cm->points + i;
+                p->normalImpulse *= ratio;
+                p->totalNormalImpulse *= ratio;
+                p->lastNormalImpulse *= ratio;
+                p->trialImpulse *= ratio;
+                for (int t = 0; t < 2; ++t) {
+                    p->tangentImpulse[t] *= ratio;
+                    p->totalTangentImpulse[t] *= ratio;
+                }
+            }
+        }
+    }
+}
+
 // The user's pre-solve hook sees each manifold of a pair about to be solved: it may switch the pair off for
 // this step or change its friction and restitution (the last manifold's values win for the pair)
 static void fcContacts_PreSolve(fcWorld* world, fcContact* c)

@@ -333,6 +333,8 @@ void fcContacts_Collide(struct fcWorld* world);
 void fcContacts_ShapeFilterChanged(struct fcWorld* world, int shape);
 void fcContacts_BodyPutElsewhere(struct fcWorld* world, int body);
 void fcContacts_BodyCentreMoved(struct fcWorld* world, int body, fcVec3 shift);
+// the kept impulses of every pair, for a step `ratio` times as long as the last (fcWorld_SetTimestep)
+void fcContacts_RescaleImpulses(struct fcWorld* world, fcReal ratio);
 // contact_solve.c: per substep
 bool fcContacts_HasRows(const struct fcWorld* world);
 // the step's totals start from zero (again when the step is retaken in substeps)

@@ -631,6 +631,22 @@ void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint)
     joint->coordinateRate = r;
 }
 
+// The joints' impulses kept from the last step, re-expressed for a step `ratio` times as long: a sleeping joint's
+// (which no step solves again) is reported as impulse / the step's length, so that its force stays what it was
+void fcJoints_RescaleImpulses(fcWorld* world, fcReal ratio)
+{
+    for (int j = 0; j < world->jointHigh; ++j) {
+        fcJoint* joint = world->joints + j;
+        if (!joint->inUse) continue;
+        for (int i = 0; i < joint->rowCount; ++i) joint->impulse[i] *= ratio;
+        joint->impulseLinearA = fcVec3_Scale(ratio, joint->impulseLinearA);
+        joint->impulseAngularA = fcVec3_Scale(ratio, joint->impulseAngularA);
+        joint->impulseLinearB = fcVec3_Scale(ratio, joint->impulseLinearB);
+        joint->impulseAngularB = fcVec3_Scale(ratio, joint->impulseAngularB);
+        joint->impulseMomentB = fcVec3_Scale(ratio, joint->impulseMomentB);
+    }
+}
+
 fcJointReaction fcJoint_GetReaction(fcJointId jointId)
 {
     fcJointReaction r;

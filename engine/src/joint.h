@@ -48,6 +48,8 @@ void fcJoint_FillLimitMotor(const fcWorld* world, const fcJoint* joint, const fc
 
 // Refresh joint->coordinate and coordinateRate from the current state (after each step).
 void fcJoint_UpdateCoordinate(const fcWorld* world, fcJoint* joint);
+// the kept impulses of every joint, for a step `ratio` times as long as the last (fcWorld_SetTimestep)
+void fcJoints_RescaleImpulses(fcWorld* world, fcReal ratio);
 
 // Shared row builders (joint_ball.c, joint_hinge.c, joint_slider.c).
 // A row pushing body b along dir and body a the opposite way: J_a = (-dir, angA), J_b = (dir, angB).

@@ -148,6 +148,12 @@ bool fcWorld_Step(fcWorldId worldId)
     // geometric stiffness from the last step's forces
     fcStartTask start = {world, world->stepH > 0 ? 1 / world->stepH : 0};
     fcParallelFor(world->tasks, world->bodyHigh, FC_BODY_GRAIN, fcStep_StartChunk, &start);
+    if (world->stepH > 0 && h != world->stepH) {
+        // a new timestep (fcWorld_SetTimestep): what is reported as impulse / h from the last step's impulses (the
+        // sleepers' forces, a contact end's force before) is rescaled to the new h; the awake ones are solved again
+        fcJoints_RescaleImpulses(world, h / world->stepH);
+        fcContacts_RescaleImpulses(world, h / world->stepH);
+    }
     world->stepH = h;
     const fcRowStore* r = &world->rows;
     for (int n = 0; n < r->activeJointCount; ++n) {

@@ -277,6 +277,11 @@ bool fcWorld_IsValid(fcWorldId id)
     fcWorld* world = fcGetWorld(id, caller);    \
     if (world == NULL) return fallback
 
+// a setter called from a callback inside fcWorld_Step (a pre-solve hook, a user row) would change the step halfway
+#define FC_WORLD_GET_UNLOCKED(id, caller)  \
+    FC_WORLD_GET(id, false, caller);       \
+    if (world->locked) return fcError("%s: the world is stepping", caller)
+
 fcReal fcWorld_GetTime(fcWorldId id)
 {
     FC_WORLD_GET(id, 0, "fcWorld_GetTime");
@@ -291,7 +296,7 @@ fcReal fcWorld_GetTimestep(fcWorldId id)
 
 bool fcWorld_SetTimestep(fcWorldId id, fcReal h)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetTimestep");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetTimestep");
     if (!fcCheckTimestep(h, "fcWorld_SetTimestep")) return false;
     world->def.timestep = h;
     return true;
@@ -305,7 +310,7 @@ fcVec3 fcWorld_GetGravity(fcWorldId id)
 
 bool fcWorld_SetGravity(fcWorldId id, fcVec3 g)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetGravity");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetGravity");
     if (!fcVec3_IsFinite(g)) return fcError("fcWorld_SetGravity: gravity is not finite");
     // a new gravity wakes every sleeper: a sleeping body is not integrated, so a pile asleep under the old one
     // would hang in the air under the new one
@@ -323,7 +328,7 @@ fcStabilization fcWorld_GetStabilization(fcWorldId id)
 
 bool fcWorld_SetStabilization(fcWorldId id, fcStabilization mode)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetStabilization");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetStabilization");
     if (!fcCheckStabilization(mode, "fcWorld_SetStabilization")) return false;
     world->def.stabilization = mode;
     return true;
@@ -331,7 +336,7 @@ bool fcWorld_SetStabilization(fcWorldId id, fcStabilization mode)
 
 bool fcWorld_SetBaumgarte(fcWorldId id, fcReal beta)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetBaumgarte");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetBaumgarte");
     if (!fcCheckBaumgarte(beta, "fcWorld_SetBaumgarte")) return false;
     world->def.baumgarte = beta;
     return true;
@@ -339,7 +344,7 @@ bool fcWorld_SetBaumgarte(fcWorldId id, fcReal beta)
 
 bool fcWorld_SetProjection(fcWorldId id, fcReal tolerance, int maxIterations)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetProjection");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetProjection");
     if (!fcCheckProjection(tolerance, maxIterations, "fcWorld_SetProjection")) return false;
     world->def.projectionTolerance = tolerance;
     world->def.projectionMaxIterations = maxIterations;
@@ -348,8 +353,7 @@ bool fcWorld_SetProjection(fcWorldId id, fcReal tolerance, int maxIterations)
 
 bool fcWorld_SetWorkerCount(fcWorldId id, int count)
 {
-    FC_WORLD_GET(id, false, "fcWorld_SetWorkerCount");
-    if (world->locked) return fcError("fcWorld_SetWorkerCount: the world is stepping");
+    FC_WORLD_GET_UNLOCKED(id, "fcWorld_SetWorkerCount");
     if (!fcCheckWorkerCount(count, "fcWorld_SetWorkerCount")) return false;
     if (count == world->def.workerCount) return true;
     fcTaskPool* pool = NULL;

@@ -103,7 +103,8 @@ FC_API bool fcWorld_Step(fcWorldId worldId);
 /// Simulated time, s.
 FC_API fcReal fcWorld_GetTime(fcWorldId worldId);
 FC_API fcReal fcWorld_GetTimestep(fcWorldId worldId);
-/// Set the fixed step, s (0 < h <= 1).
+/// Set the fixed step, s (1e-9 <= h <= 1). The reactions of the last step are still reported as they were. This and
+/// the world setters below are refused from a callback inside fcWorld_Step.
 FC_API bool fcWorld_SetTimestep(fcWorldId worldId, fcReal h);
 FC_API fcVec3 fcWorld_GetGravity(fcWorldId worldId);
 /// A gravity other than the present one wakes every sleeping body.
