@@ -675,11 +675,12 @@ static int test_skier_leaves_real_dome(void)
     return 0;
 }
 
-// cases.md case 5 with real contact: a hoop or a disk (a cylinder lying on its side) on a 30 deg incline
-static int fcRunIncline(double inertiaFactor, double mu, double* accel, double* friction, int* stickToSlip)
+// cases.md case 5 with real contact: a hoop or a disk (a cylinder lying on its side) on an incline, 240 steps of h
+static int fcRunIncline(double degrees, double h, double inertiaFactor, double mu, double* accel, double* friction,
+                        int* stickToSlip)
 {
-    const double alpha = 30 * pi / 180, m = 2, R = 0.2;
-    fcWorldId w = fcMakeWorld(1.0 / 240, false);
+    const double alpha = degrees * pi / 180, m = 2, R = 0.2;
+    fcWorldId w = fcMakeWorld(h, false);
     fcBodyDef bd = fcDefaultBodyDef();
     bd.type = fc_staticBody;
     bd.orientation = fcQuat_FromAxisAngle(fcV3(0, 1, 0), alpha);  // normal (sin a, 0, cos a): downhill is +x
@@ -715,7 +716,7 @@ static int fcRunIncline(double inertiaFactor, double mu, double* accel, double* 
         f += -sign * fcVec3_Dot(c[0].force, down);  // friction points uphill
         samples += 1;
     }
-    *accel = fcVec3_Dot(fcBody_GetLinearVelocity(wheel), down) / 1.0;
+    *accel = fcVec3_Dot(fcBody_GetLinearVelocity(wheel), down) / (240 * h);
     *friction = f / samples;
     fcDestroyWorld(w);
     return 0;
@@ -727,26 +728,72 @@ static int test_incline_rolls_and_slips(void)
     double a, f;
     int slips;
     // hoop: a = g sin/2 = 2.4525, friction m g sin / 2 = 4.905 N, mu 0.5 > 0.2887
-    ENSURE(fcRunIncline(1, 0.5, &a, &f, &slips) == 0);
+    ENSURE(fcRunIncline(30, 1.0 / 240, 1, 0.5, &a, &f, &slips) == 0);
     printf("  hoop rolling: a = %.4f m/s^2 (exact 2.4525), friction %.4f N (exact 4.905), %d slips\n", a, f, slips);
-    // (the issue asks 2 %; it meets 0.5 %, and a lever-arm bug showed up at 0.5 %)
-    ENSURE_NEAR(a, g * sa / 2, 0.005 * g * sa / 2);
-    ENSURE_NEAR(f, m * g * sa / 2, 0.005 * m * g * sa / 2);
+    // (the issue asks 2 %; a lever-arm bug showed up at 0.5 %; with the side measured every substep it meets 1e-5)
+    ENSURE_NEAR(a, g * sa / 2, 5e-4 * g * sa / 2);
+    ENSURE_NEAR(f, m * g * sa / 2, 5e-4 * m * g * sa / 2);
     ENSURE(slips == 0);
     // disk: a = 2/3 g sin = 3.27, friction m g sin / 3 = 3.27 N, mu 0.3 > 0.1925
-    ENSURE(fcRunIncline(0.5, 0.3, &a, &f, &slips) == 0);
+    ENSURE(fcRunIncline(30, 1.0 / 240, 0.5, 0.3, &a, &f, &slips) == 0);
     printf("  disk rolling: a = %.4f m/s^2 (exact 3.27), friction %.4f N (exact 3.27), %d slips\n", a, f, slips);
-    ENSURE_NEAR(a, 2 * g * sa / 3, 0.005 * 2 * g * sa / 3);
-    ENSURE_NEAR(f, m * g * sa / 3, 0.005 * m * g * sa / 3);
+    ENSURE_NEAR(a, 2 * g * sa / 3, 5e-4 * 2 * g * sa / 3);
+    ENSURE_NEAR(f, m * g * sa / 3, 5e-4 * m * g * sa / 3);
     ENSURE(slips == 0);
     // hoop with mu 0.1 < 0.2887: it slides, a = g (sin - mu cos), friction mu m g cos, and says so
     double cs = sqrt(3) / 2;
-    ENSURE(fcRunIncline(1, 0.1, &a, &f, &slips) == 0);
+    ENSURE(fcRunIncline(30, 1.0 / 240, 1, 0.1, &a, &f, &slips) == 0);
     printf("  hoop slipping: a = %.4f m/s^2 (exact %.4f), friction %.4f N (exact %.4f), %d stick-to-slip events\n", a,
            g * (sa - 0.1 * cs), f, 0.1 * m * g * cs, slips);
     ENSURE(slips == 1);
-    ENSURE_NEAR(a, g * (sa - 0.1 * cs), 0.005 * g * (sa - 0.1 * cs));
-    ENSURE_NEAR(f, 0.1 * m * g * cs, 0.005 * 0.1 * m * g * cs);
+    ENSURE_NEAR(a, g * (sa - 0.1 * cs), 5e-4 * g * (sa - 0.1 * cs));
+    ENSURE_NEAR(f, 0.1 * m * g * cs, 5e-4 * 0.1 * m * g * cs);
+    return 0;
+}
+
+// A cylinder lying on its side rolls on the curve of its side, measured every substep like a capsule's (it kept the
+// collide stage's points, which turn with the body: at h = 1/60 a disk on a 40 deg incline reported friction 0.7 %
+// high, and one rolling on the ground at 16 m/s was thrown 14 cm up with 12 m g). The disk at h = 1/60: friction
+// m g sin / 3, a = 2/3 g sin; on the ground at 16 m/s: m g, and the speed it was given.
+static int test_cylinder_rolls_at_speed(void)
+{
+    const double m = 2, R = 0.2, h = 1.0 / 60, v = 16, s40 = sin(40 * pi / 180);
+    double a, f;
+    int slips;
+    ENSURE(fcRunIncline(40, h, 0.5, 0.5, &a, &f, &slips) == 0);
+    printf("  disk on 40 deg at h = 1/60: a = %.5f m/s^2 (exact %.5f), friction %.5f N (exact %.5f)\n", a, 2 * g * s40 / 3, f,
+           m * g * s40 / 3);
+    ENSURE_NEAR(a, 2 * g * s40 / 3, 2e-4 * g);
+    ENSURE_NEAR(f, m * g * s40 / 3, 2e-4 * m * g);
+    ENSURE(slips == 0);
+    fcWorldId w = fcMakeWorld(h, false);
+    fcAddGround(w, 0.6);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, R);
+    bd.orientation = fcQuat_FromAxisAngle(fcV3(1, 0, 0), pi / 2);  // the axis along y
+    bd.linearVelocity = fcV3(v, 0, 0);
+    bd.angularVelocity = fcV3(0, v / R, 0);
+    fcBodyId wheel = fcCreateBody(w, &bd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_cylinderShape;
+    sd.radius = R;
+    sd.halfHeight = 0.05;
+    sd.density = m / (pi * R * R * 0.1);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(wheel, &sd)));
+    double worst = 0, highest = 0;
+    for (int i = 0; i < 120; ++i) {
+        ENSURE(fcWorld_Step(w));
+        fcContactData c[2];
+        ENSURE(fcBody_GetContacts(wheel, c, 2) == 1);
+        worst = fmax(worst, fabs(fabs(c[0].force.z) - m * g));
+        highest = fmax(highest, fcBody_GetPosition(wheel).z - R);
+    }
+    printf("  disk rolling at 16 m/s, h = 1/60: normal force within %.2e m g of m g, rose %.2e m, now %.6f m/s\n",
+           worst / (m * g), highest, fcBody_GetLinearVelocity(wheel).x);
+    ENSURE_LE(worst, 0.01 * m * g);
+    ENSURE_LE(highest, 1e-5);
+    ENSURE_NEAR(fcBody_GetLinearVelocity(wheel).x, v, 1e-3);
+    fcDestroyWorld(w);
     return 0;
 }
 
@@ -2019,6 +2066,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_no_tunnelling);
     RUN_TEST(test_skier_leaves_real_dome);
     RUN_TEST(test_incline_rolls_and_slips);
+    RUN_TEST(test_cylinder_rolls_at_speed);
     RUN_TEST(test_hinge_limit_and_motor);
     RUN_TEST(test_rope_slack_and_taut);
     RUN_TEST(test_events_sensors_filters);

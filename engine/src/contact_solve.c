@@ -427,7 +427,19 @@ static void fcContacts_PutVec3(fcReal* out, int lane, fcVec3 v)
 // Round surfaces (contact.h, fcContactCurve4): the normal, separations and lever arms measured every substep
 // ---------------------------------------------------------------------------------------------------------------------
 
-static bool fcContacts_IsRound(const fcShape* s) { return s->def.type == fc_sphereShape || s->def.type == fc_capsuleShape; }
+// A cylinder lying on its side (the normal across its axis to within this sine) touches along its side, which
+// rolls like a capsule's: its core is its axis. Standing or tilted onto a rim it keeps the collide stage's points
+// (a rim's points collapse onto a core point: nothing would hold it from tipping).
+#define FC_CURVE_LYING_SIN ((fcReal)1e-3)
+
+// whether shape s is round where it touches along the normal n (world): a sphere, a capsule, a lying cylinder
+static bool fcContacts_IsRound(const fcWorld* world, const fcShape* s, fcVec3 n)
+{
+    if (s->def.type == fc_sphereShape || s->def.type == fc_capsuleShape) return true;
+    if (s->def.type != fc_cylinderShape) return false;
+    fcVec3 axis = fcQuat_Rotate(fcShape_GetTransform(world, s).q, fcV3(0, 0, 1));
+    return FC_FABS(fcVec3_Dot(axis, n)) < FC_CURVE_LYING_SIN;
+}
 
 // whether the world normal n (from a to b) is a face normal of the flat shape (a box's axis, a mesh triangle's
 // normal): then it turns with that shape; else the shape touches with an edge or a corner
@@ -449,13 +461,13 @@ static bool fcContacts_FaceNormal(const fcWorld* world, const fcShape* s, fcVec3
     return false;
 }
 
-// how manifold m of c follows round surfaces: a sphere or a capsule against a round shape or a plane, box or
-// mesh (hulls and cylinders, whose faces and rims this does not tell apart, keep the collide stage's normal)
+// how manifold m of c follows round surfaces: a sphere, a capsule or a lying cylinder against a round shape or a
+// plane, box or mesh (hulls, and cylinders on a cap or a rim, keep the collide stage's normal)
 static int fcContacts_CurveKind(const fcWorld* world, const fcContact* c, const fcContactManifold* m)
 {
     const fcShape* sa = world->shapes + c->shapeA;
     const fcShape* sb = world->shapes + c->shapeB;
-    bool roundA = fcContacts_IsRound(sa), roundB = fcContacts_IsRound(sb);
+    bool roundA = fcContacts_IsRound(world, sa, m->normal), roundB = fcContacts_IsRound(world, sb, m->normal);
     if (roundA == roundB) return roundA ? fc_curveCores : fc_curveNone;
     const fcShape* flat = roundA ? sb : sa;
     fcShapeType t = flat->def.type;
@@ -476,10 +488,10 @@ static int fcContacts_KeyDynamic(const fcContactLayoutKey* key, int s)
 // side a is a static body: the ground's contacts (fcContactBlock.still)
 static bool fcContacts_KeyOnGround(const fcContactLayoutKey* key) { return (key->flags >> fc_layoutTypeA & 3) == fc_staticBody; }
 
-// a round shape's core in its body's frame: a sphere's centre, a capsule's segment
+// a round shape's core in its body's frame: a sphere's centre, a capsule's segment, a cylinder's axis
 static void fcContacts_RoundCore(const fcShape* s, fcVec3* ends)
 {
-    fcVec3 axis = fcQuat_Rotate(s->def.localOrientation, fcV3(0, 0, s->def.type == fc_capsuleShape ? s->geometry.halfHeight : 0));
+    fcVec3 axis = fcQuat_Rotate(s->def.localOrientation, fcV3(0, 0, s->def.type == fc_sphereShape ? 0 : s->geometry.halfHeight));
     ends[0] = fcVec3_Sub(s->def.localPosition, axis);
     ends[1] = fcVec3_Add(s->def.localPosition, axis);
 }
@@ -556,9 +568,9 @@ static void fcContacts_SetCurveLane(const fcWorld* world, fcContactCurve4* cv, i
     const fcContactPoint* pts = m->points;
     int last = m->pointCount - 1;
     // a side's core: round: its shape's; flat (an edge or a corner): the segment through its anchors
-    if (fcContacts_IsRound(sa)) fcContacts_RoundCore(sa, cv->coreA[lane]);
+    if (fcContacts_IsRound(world, sa, n)) fcContacts_RoundCore(sa, cv->coreA[lane]);
     else cv->coreA[lane][0] = pts[0].localA, cv->coreA[lane][1] = pts[last].localA;
-    if (fcContacts_IsRound(sb)) fcContacts_RoundCore(sb, cv->coreB[lane]);
+    if (fcContacts_IsRound(world, sb, n)) fcContacts_RoundCore(sb, cv->coreB[lane]);
     else cv->coreB[lane][0] = pts[0].localB, cv->coreB[lane][1] = pts[last].localB;
     cv->faceNormal[lane] = kind == fc_curveFaceA ? fcQuat_InvRotate(qa, n) : fcQuat_InvRotate(qb, n);
     for (int i = 0; i < m->pointCount; ++i) {
