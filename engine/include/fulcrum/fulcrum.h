@@ -80,7 +80,8 @@ typedef struct fcWorldDef {
     bool frictionCone;              ///< project friction on the Coulomb cone instead of the pyramid, default false
     bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
     fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
-    fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5
+    fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5 (at rest: also its velocity
+                                    ///< changing by less than sleepVelocity per sleepTime: its forces in balance)
     int workerCount;                ///< threads that step the world (the caller's included), 1..FC_MAX_WORKERS, default 1;
                                     ///< any count gives bit-identical results
     /// Called for every touching contact before the solve: return false to disable it for this step; may
