@@ -1256,6 +1256,7 @@ typedef struct SweepHits {
     double fraction[8];
     int triangle[8];
     fcBodyId body[8];
+    fcVec3 point[8];
 } SweepHits;
 
 static fcReal RecordAndClip(const fcRayResult* hit, void* context)
@@ -1265,6 +1266,7 @@ static fcReal RecordAndClip(const fcRayResult* hit, void* context)
         h->fraction[h->count] = hit->fraction;
         h->triangle[h->count] = hit->triangle;
         h->body[h->count] = hit->body;
+        h->point[h->count] = hit->point;
     }
     h->count += 1;
     return hit->fraction;
@@ -1273,7 +1275,7 @@ static fcReal RecordAndClip(const fcRayResult* hit, void* context)
 // fcWorld_CastShape as fulcrum.h says: a sphere swept through a row of six boxes with a callback that clips the
 // sweep at each hit reports nearer and nearer hits only, ending at the nearest (it reported all six); one started
 // inside a box reports it at fraction 0 with no normal (it passed through); cast onto a mesh, the triangle (it
-// said -1).
+// said -1). A box swept face-first onto a box touches it on the face (the point was halfway back along the sweep).
 static int test_world_shape_cast(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -1293,6 +1295,14 @@ static int test_world_shape_cast(void)
     hits.count = 0;
     ENSURE(fcWorld_CastShape(w, &ball, fcV3(3.2, 0, 0), fcQuat_Identity(), fcV3(0, 5, 0), fcDefaultQueryFilter(), RecordAndClip, &hits));
     ENSURE(hits.count == 1 && hits.fraction[0] == 0 && hits.triangle[0] == -1);
+    AddBody(w, fc_staticBody, fcV3(0, 0, -5), fcQuat_Identity(), &bd);
+    hits.count = 0;
+    ENSURE(fcWorld_CastShape(w, &bd, fcV3(0.2, 0.1, 0), fcQuat_Identity(), fcV3(0, 0, -10), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count == 1);
+    ENSURE_NEAR(hits.fraction[0], 0.4, 1e-9);
+    ENSURE_NEAR(hits.point[0].z, -4.5, 1e-9);  // on the top face, within the faces' overlap
+    ENSURE(fabs(hits.point[0].x) <= 0.5 + 1e-9 && hits.point[0].x >= -0.3 - 1e-9);
+    ENSURE(fabs(hits.point[0].y) <= 0.5 + 1e-9 && hits.point[0].y >= -0.4 - 1e-9);
     fcDestroyWorld(w);
 
     w = fcCreateWorld(&wd);

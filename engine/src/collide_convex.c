@@ -1605,6 +1605,10 @@ static int fcCast_Run(fcConvex* A, fcVec3 T, const fcConvex* B, fcReal tMax, fcR
             if (!g.overlap && g.distance > 0) {  // stepped exactly onto the touch (or a rounding past it)
                 n = fcVec3_Scale(1 / g.distance, fcVec3_Sub(g.b, g.a));
                 p = fcVec3_Scale((fcReal)0.5, fcVec3_Add(fcVec3_MulAdd(g.a, A->radius, n), fcVec3_MulAdd(g.b, -B->radius, n)));
+            } else {
+                // flat faces met exactly: the cores' common point is on both surfaces (the last separated
+                // iteration's midpoint, kept before, lay halfway back along the sweep); n stays that iteration's
+                p = g.a;
             }
             break;
         }
