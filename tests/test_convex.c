@@ -1318,6 +1318,37 @@ static int test_world_shape_cast(void)
     return 0;
 }
 
+// A mesh's triangles are named by their index in the user's mesh, also when degenerate ones were dropped: a square
+// of two triangles given as triangles 1 and 3, with zero-area triangles 0 and 2, reports 1 and 3 for a ray, a
+// resting box's contact, a sweep and the closest point (it reported the kept triangles' count: 0 and 1)
+static int test_mesh_names_the_users_triangles(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.enableSleeping = false;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcVec3 v[4] = {{-2, -2, 0}, {2, -2, 0}, {2, 2, 0}, {-2, 2, 0}};
+    int idx[12] = {0, 0, 1, 0, 1, 2, 1, 1, 1, 0, 2, 3};
+    AddStaticMesh(w, v, 4, idx, 4, fcV3(0, 0, 0), 0.6);
+    // (1, -1) is below the diagonal x = y: triangle 1; (-1, 1) above it: triangle 3
+    ENSURE(fcWorld_CastRayClosest(w, fcV3(1, -1, 1), fcV3(0, 0, -2), fcDefaultQueryFilter()).triangle == 1);
+    ENSURE(fcWorld_CastRayClosest(w, fcV3(-1, 1, 1), fcV3(0, 0, -2), fcDefaultQueryFilter()).triangle == 3);
+    ENSURE(fcWorld_ClosestPoint(w, fcV3(-1, 1, 0.5), 1, fcDefaultQueryFilter()).triangle == 3);
+    fcShapeDef ball = fcDefaultShapeDef();
+    ball.radius = 0.25;
+    SweepHits hits = {0};
+    ENSURE(fcWorld_CastShape(w, &ball, fcV3(1, -1, 3), fcQuat_Identity(), fcV3(0, 0, -6), fcDefaultQueryFilter(), RecordAndClip, &hits));
+    ENSURE(hits.count == 1 && hits.triangle[0] == 1);
+    fcShapeDef bd = fcDefaultShapeDef();
+    bd.type = fc_boxShape;
+    bd.halfExtents = fcV3(0.25, 0.25, 0.25);
+    fcBodyId box = AddBody(w, fc_dynamicBody, fcV3(-1, 1, 0.25), fcQuat_Identity(), &bd);
+    for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(w));
+    fcContactData c[4];
+    ENSURE(fcBody_GetContacts(box, c, 4) == 1 && c[0].triangle == 3);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // The deepest overlap the engine reports counts real points only. A block's lanes hold manifolds of different
 // point counts (boxes over a mesh's triangles: 4 points on one triangle, 2 and 2 across a diagonal); a lane's
 // empty slots measured the distance between the bodies' origins along the normal, which with the mesh's body 3 m
@@ -1564,6 +1595,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_world_resting_on_hulls_and_meshes);
     RUN_TEST(test_sensor_on_mesh);
     RUN_TEST(test_world_shape_cast);
+    RUN_TEST(test_mesh_names_the_users_triangles);
     RUN_TEST(test_reported_penetration_counts_real_points);
     RUN_TEST(test_cylinder_lies_down_on_mesh);
     RUN_TEST(test_crushed_box_stays_on_mesh);

@@ -136,11 +136,12 @@ void fcHull_ComputeMass(const fcHull* hull, fcReal* volume, fcVec3* centroid, fc
 
 // mesh.c: NULL with the reason when an index is out of range, a value is not finite or there are no triangles.
 // Degenerate (zero-area) triangles are dropped; triangle indices (manifold and ray keys, fcMesh_GetTriangle)
-// count the kept triangles, so they are the input's only when none was dropped.
+// count the kept triangles; fcMesh_SourceTriangle gives a kept triangle's index in the input, which the API reports.
 fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indices, int triangleCount, char* why,
                       int whyCapacity);
 void fcMesh_Destroy(fcMesh* mesh);
 int fcMesh_GetTriangleCount(const fcMesh* mesh);
+int fcMesh_SourceTriangle(const fcMesh* mesh, int i);
 void fcMesh_GetTriangle(const fcMesh* mesh, int i, fcVec3* a, fcVec3* b, fcVec3* c);
 // visit the triangles whose boxes overlap box (mesh frame); return false from visit to stop
 typedef bool fcMeshVisitFcn(int triangle, void* context);

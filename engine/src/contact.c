@@ -1132,7 +1132,8 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
     d->pointCount = m->pointCount;
     d->friction = c->friction;
     d->restitution = c->restitution;
-    d->triangle = world->shapes[c->shapeA].def.type == fc_meshShape || world->shapes[c->shapeB].def.type == fc_meshShape ? (int)m->key : -1;
+    const fcShape* meshShape = world->shapes + (world->shapes[c->shapeA].def.type == fc_meshShape ? c->shapeA : c->shapeB);
+    d->triangle = fcShape_Triangle(meshShape, m->key);
     fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
     const fcBody* ba = world->bodies + c->bodyA;
     for (int i = 0; i < m->pointCount; ++i) {

@@ -46,6 +46,7 @@ struct fcMesh {
     int* opposite;   // 3 per triangle: the neighbour's corner off edge k (a vertex index), -1 with no neighbour
     int* order;
     fcMeshNode* nodes;
+    int* source;     // per kept triangle: its index in the input (NULL: none was dropped, the same)
 };
 
 #endif

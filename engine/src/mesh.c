@@ -186,6 +186,7 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
     mesh->opposite = fcAlloc((size_t)kept * 3 * sizeof(int));
     mesh->order = fcAlloc((size_t)kept * sizeof(int));
     mesh->nodes = fcAlloc((size_t)(2 * kept) * sizeof(fcMeshNode));
+    if (kept < triangleCount) mesh->source = fcAlloc((size_t)kept * sizeof(int));
     int n = 0;
     for (int t = 0; t < triangleCount; ++t) {
         fcVec3 a = vertices[indices[3 * t]], b = vertices[indices[3 * t + 1]], c = vertices[indices[3 * t + 2]];
@@ -195,6 +196,7 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
         if (!(fcVec3_Length(cross) > FC_MESH_SLIVER * longest)) continue;
         for (int k = 0; k < 3; ++k) mesh->triangles[3 * n + k] = indices[3 * t + k];
         mesh->normals[n] = fcVec3_Normalize(cross);
+        if (mesh->source) mesh->source[n] = t;
         ++n;
     }
 
@@ -262,10 +264,13 @@ void fcMesh_Destroy(fcMesh* mesh)
     fcFree(mesh->opposite);
     fcFree(mesh->order);
     fcFree(mesh->nodes);
+    fcFree(mesh->source);
     fcFree(mesh);
 }
 
 int fcMesh_GetTriangleCount(const fcMesh* mesh) { return mesh ? mesh->triangleCount : 0; }
+
+int fcMesh_SourceTriangle(const fcMesh* mesh, int i) { return mesh->source ? mesh->source[i] : i; }
 
 void fcMesh_GetTriangle(const fcMesh* mesh, int i, fcVec3* a, fcVec3* b, fcVec3* c)
 {

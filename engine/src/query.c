@@ -46,7 +46,7 @@ static fcReal fcQuery_RayHit(int proxy, int shapeIndex, fcVec3 origin, fcVec3 tr
     r.fraction = hit.distance / length;
     r.point = fcVec3_MulAdd(origin, hit.distance, dir);
     r.normal = hit.normal;
-    r.triangle = s->def.type == fc_meshShape ? (int)hit.key : -1;
+    r.triangle = fcShape_Triangle(s, hit.key);
     if (rc->fcn) return rc->fcn(&r, rc->context);
     rc->closest = r;
     return r.fraction;
@@ -239,7 +239,7 @@ static bool fcQuery_CastHit(int proxy, int shapeIndex, void* context)
     r.fraction = fraction;
     r.point = point;
     r.normal = fcVec3_Neg(normal);  // the surface normal of the shape hit, facing the cast shape
-    r.triangle = triangle;
+    r.triangle = triangle >= 0 ? fcShape_Triangle(s, (uint32_t)triangle) : -1;
     fcReal reach = oc->castFcn(&r, oc->context);  // the hits past it are not reported: it clips the sweep
     if (!(reach > 0)) return false;
     if (reach < oc->castReach) oc->castReach = reach;
@@ -291,6 +291,7 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
     fcTransform xs = fcShape_GetTransform(cc->world, s);
     fcVec3 pa, pb;
     fcReal d;
+    int triangle = -1;
     if (s->def.type == fc_planeShape || s->def.type == fc_meshShape) {
         // the narrowphase against a tiny sphere gives the surface point and the signed distance
         fcManifold m[FC_MAX_PAIR_MANIFOLDS];
@@ -300,6 +301,7 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
         for (int j = 1; j < n; ++j)
             if (m[j].points[0].separation < m[k].points[0].separation) k = j;
         d = m[k].points[0].separation + cc->point.radius;
+        triangle = fcShape_Triangle(s, m[k].key);
         pb = fcVec3_MulAdd(cc->xf.p, -(d > 0 ? d : 0), m[k].normal);
     } else {
         d = fcGeometry_Distance(&cc->point, cc->xf, &s->geometry, xs, &pa, &pb) + cc->point.radius;
@@ -315,7 +317,7 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
     cc->result.fraction = d;  // the distance, m
     fcVec3 n = fcVec3_Sub(cc->xf.p, pb);
     cc->result.normal = fcVec3_Length(n) > 0 ? fcVec3_Normalize(n) : fcV3(0, 0, 0);
-    cc->result.triangle = -1;
+    cc->result.triangle = triangle;
     return true;
 }
 

@@ -172,6 +172,11 @@ static bool fcShape_Cook(fcShape* s, const fcShapeDef* d)
     return true;
 }
 
+int fcShape_Triangle(const fcShape* shape, uint32_t key)
+{
+    return shape->def.type == fc_meshShape && shape->mesh ? fcMesh_SourceTriangle(shape->mesh, (int)key) : -1;
+}
+
 fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape)
 {
     const fcBody* b = world->bodies + shape->body;

@@ -238,6 +238,8 @@ bool fcBody_MassOfShapes(const fcWorld* world, const fcBody* body, const fcShape
 void fcBody_PutShapesMass(fcWorld* world, fcBody* body, const fcShapesMass* sm);
 // shape.c: the shape's frame in the world at its body's current pose; free one shape's storage
 fcTransform fcShape_GetTransform(const fcWorld* world, const fcShape* shape);
+// the triangle the API reports for a key of a mesh shape (its index in the user's mesh); -1 for other shapes
+int fcShape_Triangle(const fcShape* shape, uint32_t key);
 void fcShape_DestroyInternal(fcWorld* world, int shape);
 
 // joint.c
