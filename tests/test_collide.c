@@ -897,6 +897,19 @@ typedef bool RayCastFn(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec
         ENSURE(!cast(&(g), xf, o, d, maxd, &h_));                                                      \
     } while (0)
 
+// a ray 1e-6 m outside the side (radius 0.5) of an upright round shape at z = -0.9, 9e-7 rad off its axis, tilted
+// toward it: it enters the side at x = 0.5 after 1e-6 / sin(9e-7) = 1.1111 m (in double: float cannot place it)
+#ifdef FC_FLOAT
+#define ENSURE_GRAZING_HIT(g, xf) (void)0
+#else
+#define ENSURE_GRAZING_HIT(g, xf)                                                                      \
+    do {                                                                                               \
+        const double a_ = 9e-7;                                                                        \
+        ENSURE_HIT(g, xf, fcV3((fcReal)(0.5 + 1e-6), 0, (fcReal)-0.9), fcV3((fcReal)-sin(a_), 0, (fcReal)cos(a_)), 10, \
+                   1e-6 / sin(a_), 1, 0, 0);                                                           \
+    } while (0)
+#endif
+
 static int test_ray_sphere(void)
 {
     RayCastFn* cast = fcRayCast_Sphere;
@@ -934,6 +947,9 @@ static int test_ray_capsule(void)
     // oblique: from (-3, 0, -3) along (1, 0, 1)/sqrt 2 through the centre, entering the side at x = -0.5/... :
     // the side |x| = 0.5 of the upright capsule at z = x - 0 (the line z = x), entry at x = -0.5, t = 2.5 sqrt 2
     ENSURE_HIT(c, xf, fcV3(-3, 0, -3), fcV3((fcReal)(1 / kSqrt2), 0, (fcReal)(1 / kSqrt2)), 10, 2.5 * kSqrt2, -1, 0, 0);
+    // grazing: 1e-6 m outside the side, 9e-7 rad off the axis, it enters the side after 1e-6 / sin (it was taken as
+    // parallel to the axis and hit the top sphere at 1.4 m)
+    ENSURE_GRAZING_HIT(c, xf);
     return 0;
 }
 
@@ -991,6 +1007,8 @@ static int test_ray_cylinder(void)
     fcTransform xl = AtRot(1, 2, 3, Rot(0, 1, 0, (fcReal)(PI / 2)));
     ENSURE_HIT(c, xl, fcV3((fcReal)1.5, 2, 6), fcV3(0, 0, -1), 10, 2.5, 0, 0, 1);
     ENSURE_HIT(c, xl, fcV3(5, (fcReal)2.2, 3), fcV3(-1, 0, 0), 10, 3, 1, 0, 0);
+    // grazing, as for the capsule (it was taken as parallel to the axis and missed)
+    ENSURE_GRAZING_HIT(c, xf);
     return 0;
 }
 

@@ -930,6 +930,25 @@ bool fcRayCast_Sphere(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3
     return fcRayHit(hit, t, fcVec3_Scale(1 / g->radius, fcVec3_Sub(fcVec3_MulAdd(origin, t, dir), xf.p)));
 }
 
+// The interval [t0, t1] of the ray o + t d (shape frame) inside the infinite round cylinder x^2 + y^2 <= r^2:
+// 1 with it, 0 when the ray misses, -1 when it runs along the axis (t0, t1 infinite; inside when o is). The roots
+// in the form without cancellation: a ray within 1e-6 rad of the axis (sin^2 below 1e-12) was taken as parallel
+// and judged by where it started, missing a side it entered a metre on.
+static int fcRayRoundSide(fcVec3 o, fcVec3 d, fcReal r, fcReal* t0, fcReal* t1)
+{
+    fcReal qa = d.x * d.x + d.y * d.y, qb = o.x * d.x + o.y * d.y, qc = o.x * o.x + o.y * o.y - r * r;
+    *t0 = -(fcReal)INFINITY;
+    *t1 = (fcReal)INFINITY;
+    if (qa == 0) return qc > 0 ? 0 : -1;
+    fcReal disc = qb * qb - qa * qc;
+    if (disc < 0) return 0;
+    fcReal q = qb >= 0 ? -(qb + FC_SQRT(disc)) : FC_SQRT(disc) - qb;  // the larger of |-qb -+ sqrt|
+    fcReal a = q / qa, b = q != 0 ? qc / q : a;
+    *t0 = fcMinR(a, b);
+    *t1 = fcMaxR(a, b);
+    return 1;
+}
+
 bool fcRayCast_Capsule(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec3 dir, fcReal maxDistance,
                        fcRayHitGeometry* hit)
 {
@@ -941,17 +960,12 @@ bool fcRayCast_Capsule(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVec
     // the capsule is the union of its side and its two end spheres: the first entry into any of them
     fcReal best = (fcReal)INFINITY;
     fcVec3 bestNormal = fcV3(0, 0, 0);
-    fcReal qa = d.x * d.x + d.y * d.y;
-    if (qa > FC_PRIM_PARALLEL_TOL) {
-        fcReal qb = o.x * d.x + o.y * d.y, qc = o.x * o.x + o.y * o.y - r * r;
-        fcReal disc = qb * qb - qa * qc;
-        if (disc >= 0) {
-            fcReal t = (-qb - FC_SQRT(disc)) / qa;
-            fcReal z = o.z + t * d.z;
-            if (t >= 0 && z >= -hh && z <= hh) {
-                best = t;
-                bestNormal = fcV3((o.x + t * d.x) / r, (o.y + t * d.y) / r, 0);
-            }
+    fcReal t0, t1;
+    if (fcRayRoundSide(o, d, r, &t0, &t1) == 1) {
+        fcReal z = o.z + t0 * d.z;
+        if (t0 >= 0 && z >= -hh && z <= hh) {
+            best = t0;
+            bestNormal = fcV3((o.x + t0 * d.x) / r, (o.y + t0 * d.y) / r, 0);
         }
     }
     for (int k = 0; k < 2; ++k) {
@@ -1023,7 +1037,7 @@ bool fcRayCast_Cylinder(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVe
     if (FC_FABS(o.z) <= hh && o.x * o.x + o.y * o.y <= r * r) return fcRayHit(hit, 0, fcVec3_Neg(dir));
     // the cylinder is the slab |z| <= hh cut by the infinite round cylinder: intersect the two intervals
     fcReal tz0 = -(fcReal)INFINITY, tz1 = (fcReal)INFINITY;
-    if (FC_FABS(d.z) < FC_PRIM_PARALLEL_TOL) {
+    if (d.z == 0) {
         if (FC_FABS(o.z) > hh) return false;
     } else {
         tz0 = (-hh - o.z) / d.z;
@@ -1034,18 +1048,8 @@ bool fcRayCast_Cylinder(const fcGeometry* g, fcTransform xf, fcVec3 origin, fcVe
             tz1 = s;
         }
     }
-    fcReal tr0 = -(fcReal)INFINITY, tr1 = (fcReal)INFINITY;
-    fcReal qa = d.x * d.x + d.y * d.y, qc = o.x * o.x + o.y * o.y - r * r;
-    if (qa < FC_PRIM_PARALLEL_TOL) {
-        if (qc > 0) return false;
-    } else {
-        fcReal qb = o.x * d.x + o.y * d.y;
-        fcReal disc = qb * qb - qa * qc;
-        if (disc < 0) return false;
-        fcReal sq = FC_SQRT(disc);
-        tr0 = (-qb - sq) / qa;
-        tr1 = (-qb + sq) / qa;
-    }
+    fcReal tr0, tr1;
+    if (fcRayRoundSide(o, d, r, &tr0, &tr1) == 0) return false;
     bool cap = tz0 > tr0;
     fcReal tin = cap ? tz0 : tr0, tout = fcMinR(tz1, tr1);
     if (tin > tout || tout < 0) return false;
