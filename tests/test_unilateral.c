@@ -207,6 +207,53 @@ static int test_stop_events(void)
     return 0;
 }
 
+// Limits with lower == upper lock the coordinate: the lever held level by the lock reports the upper stop's torque,
+// -m g l (as limits [-1, 0] do), with no events (its one-sided row guarded the lower side at the step's start and
+// the upper one once the angle rounded past 0: 3 m g l, of the wrong sign). A motor driving into the lock stalls,
+// pushing with its bound, the lock taking the rest. Limits switched on between steps leave the last step's motor
+// and limit forces where they were (the motor's load was read as the limit's).
+static int test_limit_lock(void)
+{
+    const double h = 1.0 / 120, mgl = g * 0.5;
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.timestep = h;
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyId bob;
+    fcJointId hinge = fcLeverOnStop(w, &bob);
+    ENSURE(fcJoint_SetLimits(hinge, true, 0, 0));
+    int events = 0;
+    fcConstraintEvent ev;
+    ENSURE(fcStepCounting(w, 60, fc_eventHold, &events, &ev) && fcStepCounting(w, 60, fc_eventRelease, &events, &ev));
+    fcJointReaction r = fcJoint_GetReaction(hinge);
+    printf("  a lever locked level: %.9f N m (exact -m g l = %.9f), angle %.2e rad\n", r.limitForce, -mgl,
+           fcJoint_GetCoordinate(hinge));
+    ENSURE(events == 0 && r.atLimit);
+    ENSURE_NEAR(r.limitForce, -mgl, 1e-9 * mgl);
+    ENSURE_NEAR(fcJoint_GetCoordinate(hinge), 0, 1e-9);
+    ENSURE(fcJoint_SetMotor(hinge, true, 2, 1));  // driving it down (+q) with at most 1 N m
+    ENSURE(fcStepCounting(w, 30, fc_eventRelease, &events, &ev) && events == 0);
+    r = fcJoint_GetReaction(hinge);
+    ENSURE_NEAR(r.motorForce, 1, 1e-9);
+    ENSURE_NEAR(r.limitForce, -mgl - 1, 1e-9 * mgl);
+    ENSURE_NEAR(fcJoint_GetCoordinate(hinge), 0, 1e-9);
+    fcDestroyWorld(w);
+
+    // a motor holding the lever level; limits switched on and off between steps
+    w = fcCreateWorld(&wd);
+    hinge = fcLeverOnStop(w, &bob);
+    ENSURE(fcJoint_SetLimits(hinge, false, 0, 0) && fcJoint_SetMotor(hinge, true, 0, 50));
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    double held = fcJoint_GetReaction(hinge).motorForce;
+    ENSURE_NEAR(held, -mgl, 1e-9 * mgl);
+    ENSURE(fcJoint_SetLimits(hinge, true, -1, 1));
+    r = fcJoint_GetReaction(hinge);
+    ENSURE(r.motorForce == held && r.limitForce == 0);
+    ENSURE(fcJoint_SetLimits(hinge, false, 0, 0));
+    ENSURE(fcJoint_GetReaction(hinge).motorForce == held);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // a one-sided row must be holonomic and single
 static int test_unilateral_def(void)
 {
@@ -247,6 +294,7 @@ int main(int argc, char** argv)
     TEST_MAIN_BEGIN(argc, argv);
     RUN_TEST(test_skier_release);
     RUN_TEST(test_stop_events);
+    RUN_TEST(test_limit_lock);
     RUN_TEST(test_unilateral_def);
     TEST_MAIN_END();
 }

@@ -359,15 +359,15 @@ static void fcRows_FillChunk(void* context, int begin, int end)
             memcpy(r->J[i], tmp[k].jacobian[0], sizeof(fcReal[6]));
             memcpy(r->J[i] + 6, tmp[k].jacobian[1], sizeof(fcReal[6]));
             r->rate[i] = tmp[k].rate;
-            bool oneSided = k == joint->limitRow || (joint->unilateral && k == 0);
-            bool motor = k == joint->motorRow;
-            r->flags[i] = (uint8_t)((holonomic && !motor ? fc_rowHolonomic : 0) | (soft && !oneSided && !motor ? fc_rowSoft : 0) |
+            bool limit = k == joint->limitRow, oneSided = (limit && !fcJoint_LimitLocks(joint)) || (joint->unilateral && k == 0);
+            bool motor = k == joint->motorRow, rigid = limit || oneSided || motor;  // a soft joint's limit and motor too
+            r->flags[i] = (uint8_t)((holonomic && !motor ? fc_rowHolonomic : 0) | (!rigid && soft ? fc_rowSoft : 0) |
                                     (oneSided ? fc_rowUnilateral : 0) | (motor ? fc_rowBounded : 0) | (point && k < 3 ? fc_rowPoint : 0) |
                                     ((oneSided && !joint->active) || (motor && joint->motorClamp != 0) ? fc_rowInactive : 0));
             if (motor) r->error[i] = 0;
             softCount += (r->flags[i] & fc_rowSoft) != 0;
-            r->compliance[i] = oneSided || motor ? 0 : gamma;
-            r->biasFactor[i] = oneSided || motor ? 0 : bias;
+            r->compliance[i] = rigid ? 0 : gamma;
+            r->biasFactor[i] = rigid ? 0 : bias;
             r->bound[i] = motor ? joint->maxMotorForce * h : 0;
         }
     }

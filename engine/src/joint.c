@@ -201,14 +201,20 @@ static bool fcJoint_SetSoft(fcJoint* j, fcReal stiffness, fcReal damping, const 
     return true;
 }
 
-// the rows after the type's own: the limit's, then the motor's
+// the rows after the type's own: the limit's, then the motor's. The last step's impulses move with their rows (read
+// under the new numbers, a motor's load was reported as the limit's after a limit was switched on)
 static void fcJoint_LayOutExtras(fcJoint* j)
 {
     int base = s_jointTypes[j->type].rowCount;
     if (base == 0) return;  // user constraints: rowCount is theirs
+    fcReal limitImpulse = j->limitRow >= 0 ? j->impulse[j->limitRow] : 0;
+    fcReal motorImpulse = j->motorRow >= 0 ? j->impulse[j->motorRow] : 0;
+    for (int k = base; k < FC_MAX_JOINT_ROWS; ++k) j->impulse[k] = 0;
     j->rowCount = base;
     j->limitRow = j->enableLimit ? j->rowCount++ : -1;
     j->motorRow = j->enableMotor ? j->rowCount++ : -1;
+    if (j->limitRow >= 0) j->impulse[j->limitRow] = limitImpulse;
+    if (j->motorRow >= 0) j->impulse[j->motorRow] = motorImpulse;
 }
 
 static bool fcJoint_SetLimitsOn(fcJoint* j, bool enable, fcReal lower, fcReal upper, const char* caller)
@@ -256,9 +262,9 @@ void fcJoint_FillLimitMotor(const fcWorld* world, const fcJoint* joint, const fc
     fcUserConstraintRow rate;
     fcReal q = fcJoint_Coordinate(joint, pose, &rate);
     if (joint->limitRow >= 0) {
-        // guard the nearer limit: f = q - lower >= 0 (J = dq), or f = upper - q >= 0 (J = -dq)
+        // guard the nearer limit: f = q - lower >= 0 (J = dq), or f = upper - q >= 0 (J = -dq); a lock: f = q - lower
         fcUserConstraintRow* row = rows + joint->limitRow;
-        bool upper = q > 0.5 * (joint->lowerLimit + joint->upperLimit);
+        bool upper = !fcJoint_LimitLocks(joint) && q > 0.5 * (joint->lowerLimit + joint->upperLimit);
         fcReal sign = upper ? -1 : 1;
         for (int s = 0; s < 2; ++s)
             for (int k = 0; k < 6; ++k) row->jacobian[s][k] = sign * rate.jacobian[s][k];
@@ -668,12 +674,20 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     r.anchor = pose.pb;
     // tau_anchor = tau_com - (anchor - com) x F, accumulated row by row at the pose each row was built at
     r.moment = fcVec3_Scale(1 / h, joint->impulseMomentB);
-    r.frame = fcQuat_Mul(pose.state.orientation[0], joint->localFrameA);
+    // the frame at the step's start, where the rows whose impulses these are were built (at the end pose a slider
+    // on an arm turning at w reported an axial force of w h |F|); a joint that carried nothing yet: as it is now
+    fcQuat qa = pose.state.orientation[0];
+    bool carried = fcVec3_Dot(joint->impulseLinearB, joint->impulseLinearB) > 0 || fcVec3_Dot(joint->impulseAngularB, joint->impulseAngularB) > 0;
+    if (carried && joint->bodyA >= 0 && joint->bodyA < world->snapshotCapacity) qa = world->snapshotOrientation[joint->bodyA];
+    r.frame = fcQuat_Mul(qa, joint->localFrameA);
     r.forceLocal = fcQuat_InvRotate(r.frame, r.force);
     r.momentLocal = fcQuat_InvRotate(r.frame, r.moment);
     r.violation = joint->violation;
     if (joint->motorRow >= 0) r.motorForce = joint->impulse[joint->motorRow] / h;
-    if (joint->limitRow >= 0) {
+    if (fcJoint_LimitLocks(joint)) {
+        r.limitForce = joint->impulse[joint->limitRow] / h;  // along +q
+        r.atLimit = true;
+    } else if (joint->limitRow >= 0) {
         fcReal sign = joint->coordinate > 0.5 * (joint->lowerLimit + joint->upperLimit) ? -1 : 1;
         r.limitForce = sign * joint->impulse[joint->limitRow] / h;
         r.atLimit = joint->impulse[joint->limitRow] > 0;

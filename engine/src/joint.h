@@ -84,6 +84,11 @@ static inline fcVec3 fcJoint_DirB(const fcJointPose* p, fcVec3 local) { return f
 
 static inline bool fcJoint_IsSoft(const fcJoint* j) { return j->stiffness > 0 || j->damping > 0; }
 
+// limits with lower == upper lock the coordinate: their row is two-sided (J = +dq, f = q - lower), held always.
+// As a one-sided row it guarded the lower side at the step's start and the upper one in the projection once the
+// coordinate rounded past it: its impulse summed pushes of both signs (3 m g l, of the wrong sign).
+static inline bool fcJoint_LimitLocks(const fcJoint* j) { return j->limitRow >= 0 && j->lowerLimit == j->upperLimit; }
+
 // a joint of a sleeping island: neither of its bodies (indices, -1 the world) moves and one of them is asleep;
 // its records keep what it carried when the island fell asleep
 static inline bool fcJoint_Sleeps(const fcWorld* world, int bodyA, int bodyB)

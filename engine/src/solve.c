@@ -200,18 +200,22 @@ static void fcSolve_ApplyHeld(fcWorld* world, fcReal sign, int only)
 
 // A motor and an engaged limit act on the same coordinate, so both rows cannot be in the system (A would be
 // singular and the pivot guard would drop one of them at random). A motor driving away from the stop frees the
-// limit; a motor driving into it stalls there, pushing with its bound, and the limit takes the rest.
+// limit; a motor driving into it stalls there, pushing with its bound, and the limit takes the rest. A lock (lower
+// == upper) holds both ways: a motor stalls against it, and one that drives nowhere (target 0) leaves it the load.
 static void fcSolve_SettleLimitMotors(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     for (int b = 0; b < r->blockCount; ++b) {
         fcJoint* joint = world->joints + r->blockJoint[b];
-        if (joint->limitRow < 0 || joint->motorRow < 0 || !joint->active || joint->motorClamp != 0) continue;
+        bool locks = fcJoint_LimitLocks(joint);
+        if (joint->limitRow < 0 || joint->motorRow < 0 || !(joint->active || locks) || joint->motorClamp != 0) continue;
         int li = joint->rowStart + joint->limitRow, mi = joint->rowStart + joint->motorRow;
         fcReal side = 0;  // +1: the limit row's J is +dq (lower limit), -1: upper
         for (int k = 0; k < 12; ++k) side += r->J[li][k] * r->J[mi][k];
         fcReal target = -r->rate[mi];
-        if (target * side >= 0) {
+        if (locks && target == 0) {
+            r->flags[mi] |= fc_rowInactive;
+        } else if (!locks && target * side >= 0) {
             if (joint->active && joint->lastForce > 0) fcEvents_ReleaseNow(world, r->blockJoint[b]);
             joint->active = false;
             r->flags[li] |= fc_rowInactive;
