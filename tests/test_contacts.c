@@ -1090,6 +1090,9 @@ static int test_queries(void)
     ENSURE(near.hit && FC_ID_EQUALS(near.body, box));
     ENSURE_NEAR(near.fraction, 0.5, 1e-6);
     ENSURE_NEAR(near.point.x, 0.5, 1e-6);
+    // from inside the box: distance 0 (it said 1e-9, the radius of the sphere standing for the point)
+    near = fcWorld_ClosestPoint(w, fcV3(0.1, 0, 2.2), 3, fcDefaultQueryFilter());
+    ENSURE(near.hit && FC_ID_EQUALS(near.body, box) && near.fraction == 0);
     fcClearError();
     ENSURE(!fcWorld_OverlapAABB(w, fcV3(1, 0, 0), fcV3(0, 1, 1), fcDefaultQueryFilter(), fcCountOverlap, &overlaps));
     ENSURE(strstr(fcGetLastError(), "lo <= hi") != NULL);

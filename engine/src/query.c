@@ -304,7 +304,9 @@ static bool fcQuery_ClosestHit(int proxy, int shapeIndex, void* context)
         triangle = fcShape_Triangle(s, m[k].key);
         pb = fcVec3_MulAdd(cc->xf.p, -(d > 0 ? d : 0), m[k].normal);
     } else {
-        d = fcGeometry_Distance(&cc->point, cc->xf, &s->geometry, xs, &pa, &pb) + cc->point.radius;
+        // 0 when the point is inside (or within the point's radius): the distance is 0, not that radius
+        d = fcGeometry_Distance(&cc->point, cc->xf, &s->geometry, xs, &pa, &pb);
+        if (d > 0) d += cc->point.radius;
     }
     if (d < 0) d = 0;
     if (d >= cc->best) return true;
