@@ -286,6 +286,10 @@ static int test_hull_refuses_degenerate(void)
     p[5].y = NAN;
     ENSURE(fcHull_Create(p, 8, why, (int)sizeof why) == NULL);
     ENSURE(strstr(why, "point 5 is not finite") != NULL);
+    // a tetrahedron 1e200 m across: refused for its size (it was called collinear: the cross products overflowed)
+    for (int i = 0; i < 4; ++i) p[i] = fcV3(i == 1 ? 1e200 : 0, i == 2 ? 1e200 : 0, i == 3 ? 1e200 : 0);
+    ENSURE(fcHull_Create(p, 4, why, (int)sizeof why) == NULL);
+    ENSURE(strstr(why, "point 1 (1e+200, 0, 0) is too far out") != NULL);
     for (int i = 0; i < 300; ++i) p[i] = RandomUnit();
     ENSURE(fcHull_Create(p, 300, why, (int)sizeof why) == NULL);
     ENSURE(strstr(why, "300 vertices, more than the 256") != NULL);
@@ -919,6 +923,9 @@ static int test_mesh_refuses(void)
     int none[6] = {0, 1, 3, 2, 2, 2};
     ENSURE(fcMesh_Create(v, 4, none, 2, why, (int)sizeof why) == NULL);
     ENSURE(strstr(why, "zero area") != NULL);
+    v[2] = fcV3(0, 1e300, 0);  // refused for its size (it was called zero area: the cross product overflowed)
+    ENSURE(fcMesh_Create(v, 4, ok, 2, why, (int)sizeof why) == NULL);
+    ENSURE(strstr(why, "vertex 2 (0, 1e+300, 0) is too far out") != NULL);
     return 0;
 }
 

@@ -134,6 +134,11 @@ fcVec3 fcHull_GetVertex(const fcHull* hull, int i);
 // solid of unit density: volume, centroid and inertia about the centroid, in the hull's frame
 void fcHull_ComputeMass(const fcHull* hull, fcReal* volume, fcVec3* centroid, fcMat33* inertia);
 
+// Hull points and mesh vertices beyond this (m, any coordinate) are refused: the products the builds take of their
+// differences (cross products, volumes) would overflow, and the refusal named a consequence (collinear points,
+// zero-area triangles) instead of the cause.
+#define FC_GEOMETRY_MAX_COORDINATE ((fcReal)1e100)
+
 // mesh.c: NULL with the reason when an index is out of range, a value is not finite or there are no triangles.
 // Degenerate (zero-area) triangles are dropped; triangle indices (manifold and ray keys, fcMesh_GetTriangle)
 // count the kept triangles; fcMesh_SourceTriangle gives a kept triangle's index in the input, which the API reports.

@@ -373,6 +373,11 @@ fcHull* fcHull_Create(const fcVec3* points, int count, char* why, int whyCapacit
             fcHull_Why(why, whyCapacity, "point %d is not finite (%g, %g, %g)", i, (double)q.x, (double)q.y, (double)q.z);
             return NULL;
         }
+        if (fmax(FC_FABS(q.x), fmax(FC_FABS(q.y), FC_FABS(q.z))) > FC_GEOMETRY_MAX_COORDINATE) {
+            fcHull_Why(why, whyCapacity, "point %d (%g, %g, %g) is too far out: coordinates must be within %g m", i,
+                       (double)q.x, (double)q.y, (double)q.z, (double)FC_GEOMETRY_MAX_COORDINATE);
+            return NULL;
+        }
         lo = fcV3(fmin(lo.x, q.x), fmin(lo.y, q.y), fmin(lo.z, q.z));
         hi = fcV3(fmax(hi.x, q.x), fmax(hi.y, q.y), fmax(hi.z, q.z));
         magnitude = fmax(magnitude, FC_FABS(q.x) + FC_FABS(q.y) + FC_FABS(q.z));

@@ -157,6 +157,14 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
                        (double)vertices[i].y, (double)vertices[i].z);
             return NULL;
         }
+    for (int i = 0; i < vertexCount; ++i) {
+        fcVec3 v = vertices[i];
+        if (fmax(FC_FABS(v.x), fmax(FC_FABS(v.y), FC_FABS(v.z))) > FC_GEOMETRY_MAX_COORDINATE) {
+            fcMesh_Why(why, whyCapacity, "vertex %d (%g, %g, %g) is too far out: coordinates must be within %g m", i,
+                       (double)v.x, (double)v.y, (double)v.z, (double)FC_GEOMETRY_MAX_COORDINATE);
+            return NULL;
+        }
+    }
     for (int i = 0; i < 3 * triangleCount; ++i)
         if (indices[i] < 0 || indices[i] >= vertexCount) {
             fcMesh_Why(why, whyCapacity, "index %d (triangle %d, corner %d) is %d: out of range for %d vertices", i, i / 3,
