@@ -151,14 +151,12 @@ fcMesh* fcMesh_Create(const fcVec3* vertices, int vertexCount, const int* indice
         fcMesh_Why(why, whyCapacity, "a mesh needs vertices, got %d", vertices ? vertexCount : 0);
         return NULL;
     }
-    for (int i = 0; i < vertexCount; ++i)
-        if (!fcVec3_IsFinite(vertices[i])) {
-            fcMesh_Why(why, whyCapacity, "vertex %d is not finite (%g, %g, %g)", i, (double)vertices[i].x,
-                       (double)vertices[i].y, (double)vertices[i].z);
-            return NULL;
-        }
     for (int i = 0; i < vertexCount; ++i) {
         fcVec3 v = vertices[i];
+        if (!fcVec3_IsFinite(v)) {
+            fcMesh_Why(why, whyCapacity, "vertex %d is not finite (%g, %g, %g)", i, (double)v.x, (double)v.y, (double)v.z);
+            return NULL;
+        }
         if (fmax(FC_FABS(v.x), fmax(FC_FABS(v.y), FC_FABS(v.z))) > FC_GEOMETRY_MAX_COORDINATE) {
             fcMesh_Why(why, whyCapacity, "vertex %d (%g, %g, %g) is too far out: coordinates must be within %g m", i,
                        (double)v.x, (double)v.y, (double)v.z, (double)FC_GEOMETRY_MAX_COORDINATE);
