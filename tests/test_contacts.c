@@ -1614,6 +1614,38 @@ static int fcCountPairEvents(fcWorldId w, fcEventType type, fcShapeId a, fcShape
     return count;
 }
 
+// Every bounce is a contact: begin (dated when the gap closed), release, end. A ball with restitution 0.8 dropped 1 m
+// bounces 7 times above the restitution threshold and then rests: 8 begins, 7 ends, 7 releases, in that order per
+// bounce. A fast bounce never starts a step within the slop, so it gave no begin or end (2 begins and 1 end in 10 s),
+// its release naming a contact that had not begun.
+static int test_bounces_begin_and_end(void)
+{
+    const double h = 1.0 / 60;
+    fcWorldId w = fcMakeWorld(h, false);
+    fcAddGround(w, 0.6);
+    fcAddSphere(w, fcV3(0, 0, 1.1), 0.1, 1, 0.6, 0.8);
+    int begins = 0, ends = 0, releases = 0;
+    double firstBegin = -1;
+    for (int i = 0; i < 600; ++i) {
+        ENSURE(fcWorld_Step(w));
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) {
+            fcConstraintEvent ev = fcWorld_GetEvent(w, e);
+            if (ev.type == fc_eventContactBegin) {
+                ENSURE(begins == ends);  // the last contact ended first
+                if (begins++ == 0) firstBegin = ev.time;
+            }
+            if (ev.type == fc_eventContactEnd) ENSURE(++ends == begins);
+            if (ev.type == fc_eventRelease) ENSURE(++releases <= begins);
+        }
+    }
+    printf("  a ball bouncing to rest: %d begins, %d ends, %d releases; the first begin at %.4f s (it falls 1 m in %.4f s)\n",
+           begins, ends, releases, firstBegin, sqrt(2 / g));
+    ENSURE(begins == 8 && ends == 7 && releases == 7);
+    ENSURE_NEAR(firstBegin, sqrt(2 / g), h);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // A touching pair taken away between steps reports its end with the next step's events, so that every begin has its
 // end: a filter that refuses the pair, a joint that stops its bodies colliding, a destroyed shape or body (the end
 // names the gone shape by its stale id). They went without one, and when the pair came back a second begin followed.
@@ -2113,6 +2145,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_api_wakes_the_island);
     RUN_TEST(test_pushed_stack_sleeps_at_rest);
     RUN_TEST(test_pairs_taken_away_report_their_end);
+    RUN_TEST(test_bounces_begin_and_end);
     RUN_TEST(test_sensor_sees_sleepers);
     RUN_TEST(test_timestep_change_keeps_forces);
     RUN_TEST(test_queries_follow_a_body_put_elsewhere);

@@ -236,8 +236,7 @@ void fcContacts_AddShape(fcWorld* world, int index)
     s->proxy = fcBroadphase_CreateProxy(&world->broadphase, s->aabb, index, !fcContacts_Moves(b));
 }
 
-// whether a pair reports its contacts' begin and end (a sensor reports its own always)
-static bool fcContacts_WantsEvents(const fcWorld* world, const fcContact* c)
+bool fcContacts_WantsEvents(const fcWorld* world, const fcContact* c)
 {
     return world->shapes[c->shapeA].def.enableContactEvents || world->shapes[c->shapeB].def.enableContactEvents;
 }

@@ -332,6 +332,8 @@ void fcContacts_Collide(struct fcWorld* world);
 // a shape's filter changed: a proxy left behind while nothing could see the shape catches up with its body
 void fcContacts_ShapeFilterChanged(struct fcWorld* world, int shape);
 void fcContacts_BodyPutElsewhere(struct fcWorld* world, int body);
+// whether a pair reports its contacts' begin and end (a sensor reports its own always)
+bool fcContacts_WantsEvents(const struct fcWorld* world, const fcContact* c);
 void fcContacts_BodyCentreMoved(struct fcWorld* world, int body, fcVec3 shift);
 // the kept impulses of every pair, for a step `ratio` times as long as the last (fcWorld_SetTimestep)
 void fcContacts_RescaleImpulses(struct fcWorld* world, fcReal ratio);

@@ -1606,15 +1606,17 @@ void fcContacts_Finish(fcWorld* world)
 }
 
 // what a manifold did over the step, for fcContacts_EndStep to report
-enum { FC_END_SLIP = 1, FC_END_STICK = 2, FC_END_RELEASE = 4 };
+enum { FC_END_SLIP = 1, FC_END_STICK = 2, FC_END_RELEASE = 4, FC_END_BEGIN = 8 };
 
 // A manifold's points' slipping over the whole step, and the events it reports. A point slips where its friction
 // is at the bound and it slides: a frictionless contact always slides (no stick or slip to report); the sliding
 // speed, compared squared (|dv|^2 - vn^2 > sliding^2), only where the friction is at its bound (a resting
 // contact's is not, and the speed was most of this work). Loaded since the last step began, none at the end of
-// this one, and wanting to pull: it let go.
+// this one, and wanting to pull: it let go. Loaded in a pair that did not touch at the step's start (a fast bounce
+// never starts a step within the slop of its surface): its shapes touched in the step, a begin.
 static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m)
 {
+    bool loaded = false;
     const fcBody* a = world->bodies + c->bodyA;
     const fcBody* b = world->bodies + c->bodyB;
     const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
@@ -1631,10 +1633,12 @@ static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcCont
             p->slipping = fcVec3_Dot(dv, dv) - vn * vn > sliding * sliding;
         }
         slipNow = slipNow || p->slipping;
+        loaded = loaded || p->totalNormalImpulse > 0;
         slipBefore = slipBefore || p->wasSlipping;
         p->wasSlipping = p->slipping;
     }
     int events = slipNow != slipBefore ? (slipNow ? FC_END_SLIP : FC_END_STICK) : 0;
+    if (loaded && !c->touching) events |= FC_END_BEGIN;
     return events | (m->pointCount > 0 && m->letGo >= 0 ? FC_END_RELEASE : 0);
 }
 
@@ -1675,6 +1679,19 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
     }
 }
 
+// when in the step a manifold's nearest point closed its gap, at the step start's closing speed (0 to h)
+static fcReal fcContacts_CloseTime(const fcWorld* world, const fcContact* c, const fcContactManifold* m, fcReal h)
+{
+    int a = c->bodyA, b = c->bodyB, k = 0;
+    for (int i = 1; i < m->pointCount; ++i)
+        if (m->points[i].separation < m->points[k].separation) k = i;
+    const fcContactPoint* p = m->points + k;
+    fcVec3 va = fcVec3_Add(world->snapshotVelocity[a], fcVec3_Cross(world->snapshotAngularVelocity[a], p->rA));
+    fcVec3 vb = fcVec3_Add(world->snapshotVelocity[b], fcVec3_Cross(world->snapshotAngularVelocity[b], p->rB));
+    fcReal closing = -fcVec3_Dot(fcVec3_Sub(vb, va), m->normal);
+    return p->separation <= 0 ? 0 : closing * h > p->separation ? p->separation / closing : h;
+}
+
 // After the whole step: what the contacts did over it (fcContacts_EndEvents: releases dated by interpolating
 // lambda between the substeps, stick and slip), reported in the blocks' order (the same for any thread count). The
 // blocks hold every manifold with points of the enabled pairs, the only ones with something to report.
@@ -1693,9 +1710,14 @@ void fcContacts_EndStep(fcWorld* world)
             if (events == 0) continue;
             fcContact* c = blk->contact[l];
             fcContactManifold* m = blk->manifold[l];
+            if ((events & FC_END_BEGIN) && !c->touching) {
+                // touching from now: the next collide stage ends it when its shapes are apart (a bounce: begin, release, end)
+                c->touching = true;
+                if (fcContacts_WantsEvents(world, c)) fcEvents_ContactAt(world, fc_eventContactBegin, c, m, start + fcContacts_CloseTime(world, c, m, h));
+            }
             if (events & (FC_END_SLIP | FC_END_STICK))
                 fcEvents_Contact(world, events & FC_END_SLIP ? fc_eventStickToSlip : fc_eventSlipToStick, c, m);
-            if (events & FC_END_RELEASE) fcEvents_ContactRelease(world, c, m, start + m->letGo * (h / substeps));
+            if (events & FC_END_RELEASE) fcEvents_ContactAt(world, fc_eventRelease, c, m, start + m->letGo * (h / substeps));
         }
     }
 }

@@ -109,9 +109,9 @@ void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* c, cons
     fcEvents_AddContact(world, type, c, m, world->time);
 }
 
-void fcEvents_ContactRelease(fcWorld* world, const fcContact* c, const fcContactManifold* m, fcReal time)
+void fcEvents_ContactAt(fcWorld* world, fcEventType type, const fcContact* c, const fcContactManifold* m, fcReal time)
 {
-    fcEvents_AddContact(world, fc_eventRelease, c, m, time);
+    fcEvents_AddContact(world, type, c, m, time);
 }
 
 const char* fcEventType_GetName(fcEventType type)

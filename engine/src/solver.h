@@ -70,7 +70,7 @@ void fcEvents_Hold(fcWorld* world, int joint, fcReal gap, fcReal approachSpeed);
 void fcEvents_Contact(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold);
 // an event of a pair taken away between steps, reported with the next step's events
 void fcEvents_ContactBetweenSteps(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold);
-void fcEvents_ContactRelease(fcWorld* world, const fcContact* contact, const fcContactManifold* manifold, fcReal time);
+void fcEvents_ContactAt(fcWorld* world, fcEventType type, const fcContact* contact, const fcContactManifold* manifold, fcReal time);
 // contact.c: the API record of one manifold
 void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d);
 

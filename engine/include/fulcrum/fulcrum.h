@@ -562,7 +562,8 @@ FC_API int fcBody_GetContacts(fcBodyId bodyId, fcContactData* out, int capacity)
 typedef enum fcEventType {
     fc_eventRelease = 0,      ///< lambda fell to zero while the bodies move apart: the constraint let go (rope: slack)
     fc_eventHold = 1,         ///< an inactive one-sided constraint became active (touch, rope taut)
-    fc_eventContactBegin = 2, ///< two shapes began to touch (a point within the slop)
+    fc_eventContactBegin = 2, ///< two shapes began to touch (a point within the slop, or a load carried in the step by a
+                              ///< pair apart at its start, as a fast bounce: then dated when the gap closed)
     fc_eventContactEnd = 3,   ///< two shapes stopped touching, or their pair was taken away (a filter, a destroyed shape or body, a joint between them)
     fc_eventStickToSlip = 4,  ///< a contact's friction reached mu lambda_n: it slides
     fc_eventSlipToStick = 5,  ///< a sliding contact sticks again
