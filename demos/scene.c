@@ -852,8 +852,14 @@ static bool fcParseBody(fcLoader* L, const cJSON* json, int index)
             ok = fcFail(L, o.where, NULL, "the engine refused the body: %s", fcGetLastError());
     }
     for (int k = 0; ok && k < shapeCount; ++k) {
+        // the file places every shape relative to the body's position; the engine moves a body whose mass comes from
+        // its shapes to their centre after each one and places the next relative to where it is then (the second
+        // of two spheres at x = +-1 landed at x = 0)
+        fcBodyId body = scene->bodies[index];
+        fcVec3 moved = fcQuat_InvRotate(fcBody_GetOrientation(body), fcVec3_Sub(fcBody_GetPosition(body), def.position));
+        shapes[k].localPosition = fcVec3_Sub(shapes[k].localPosition, moved);
         fcClearError();
-        if (FC_IS_NULL(fcCreateShape(scene->bodies[index], shapes + k))) {
+        if (FC_IS_NULL(fcCreateShape(body, shapes + k))) {
             char sub[32];
             snprintf(sub, sizeof sub, "shapes[%d]", k);
             ok = fcFail(L, o.where, sub, "the engine refused the shape: %s", fcGetLastError());

@@ -326,6 +326,11 @@ static int test_defaults(void)
     return 0;
 }
 
+static fcShapeDef shapeDef(const fcScene* s, const char* bodyName, int k)
+{
+    return fcShape_GetDef(fcBody_GetShape(body(s, bodyName), k));
+}
+
 static int test_mass_properties(void)
 {
     fcScene s;
@@ -336,6 +341,8 @@ static int test_mass_properties(void)
                        "{\"name\": \"rod\", \"mass\": 3, \"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 0.1, 0.1],"
                        " \"orientation\": [0.7071067811865476, 0, 0, 0.7071067811865476]}]},"
                        "{\"name\": \"tensor\", \"mass\": 1, \"inertia_tensor\": [2, 0.5, 0, 0.5, 2, 0, 0, 0, 3]},"
+                       "{\"name\": \"dumbbell\", \"position\": [0, 0, 2], \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.5,"
+                       " \"position\": [1, 0, 0]}, {\"type\": \"sphere\", \"radius\": 0.5, \"position\": [-1, 0, 0]}]},"
                        "{\"name\": \"floor\", \"type\": \"static\"}]}";
     ENSURE(fcScene_LoadString(json, "mass.json", &s, s_err, sizeof s_err));
     const double pi = 3.14159265358979323846;
@@ -356,6 +363,14 @@ static int test_mass_properties(void)
     ENSURE_NEAR(t.cy.x, 0.5, 0);
     ENSURE_NEAR(t.cz.z, 3, 0);
     ENSURE(fcBody_GetType(body(&s, "floor")) == fc_staticBody);
+    // two spheres placed relative to the body's position, the mass from them: the centre between them, each where
+    // the file puts it (the second was placed after the first had moved the body: 1 m from the first, not 2)
+    fcBodyId bell = body(&s, "dumbbell");
+    double ms = 1000 * 4 * pi * 0.125 / 3;
+    ENSURE_LE(fcVec3_Distance(fcBody_GetPosition(bell), fcV3(0, 0, 2)), 1e-12);
+    ENSURE_LE(fcVec3_Distance(fcBody_GetWorldPoint(bell, shapeDef(&s, "dumbbell", 0).localPosition), fcV3(1, 0, 2)), 1e-12);
+    ENSURE_LE(fcVec3_Distance(fcBody_GetWorldPoint(bell, shapeDef(&s, "dumbbell", 1).localPosition), fcV3(-1, 0, 2)), 1e-12);
+    ENSURE_NEAR(fcBody_GetInertia(bell).y, 2 * (0.4 * ms * 0.25 + ms), 1e-9);
     fcScene_Free(&s);
     return 0;
 }
@@ -364,10 +379,6 @@ static int test_mass_properties(void)
 // Contacts: shape surfaces, filters, sensors, hulls, meshes; joint limits, motors, collide_connected, ropes
 // ---------------------------------------------------------------------------------------------------------------------
 
-static fcShapeDef shapeDef(const fcScene* s, const char* bodyName, int k)
-{
-    return fcShape_GetDef(fcBody_GetShape(body(s, bodyName), k));
-}
 
 static int test_shape_keys(void)
 {
