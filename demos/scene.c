@@ -336,9 +336,12 @@ static bool fcGetDirection(fcLoader* L, const fcObj* o, const char* key, fcVec3*
         if (required) return fcFail(L, o->where, key, "missing: %s needs it", whatNeedsIt);
         return true;
     }
-    fcReal length = fcVec3_Length(v);
+    // scaled by its largest component first: the squares of [1e300, 0, 0] overflowed, and it came out as zero
+    fcReal largest = fmax(FC_FABS(v.x), fmax(FC_FABS(v.y), FC_FABS(v.z)));
+    fcVec3 u = largest > 0 ? fcVec3_Scale(1 / largest, v) : v;
+    fcReal length = fcVec3_Length(u) * largest;
     if (!(length > 1e-12)) return fcFail(L, o->where, key, "must not be the zero vector");
-    *out = fcVec3_Scale(1 / length, v);
+    *out = fcVec3_Normalize(u);
     return true;
 }
 
@@ -1320,8 +1323,8 @@ static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
     if (!fcGetNumber(L, &o, "projection_tolerance", &tolerance, NULL)) return false;
     if (!(tolerance > 0)) return fcFail(L, "", "projection_tolerance", "must be > 0, got %g", tolerance);
     if (!fcGetNumber(L, &o, "projection_max_iterations", &iterations, NULL)) return false;
-    if (!(iterations >= 1 && iterations <= 1000000 && iterations == floor(iterations)))
-        return fcFail(L, "", "projection_max_iterations", "must be a whole number from 1 to 1000000, got %g", iterations);
+    if (!(iterations >= 1 && iterations <= 1000 && iterations == floor(iterations)))  // the engine's range
+        return fcFail(L, "", "projection_max_iterations", "must be a whole number from 1 to 1000, got %g", iterations);
     if (!fcGetBool(L, &o, "sleeping", &def.enableSleeping)) return false;
     const char* counts[2] = {"contact_substeps", "contact_iterations"};
     int* countTargets[2] = {&def.contactSubsteps, &def.contactIterations};

@@ -490,7 +490,7 @@ static int test_joint_contact_keys(void)
         " {\"name\": \"stop\", \"position\": [6, 0, 0], \"mass\": 1, \"inertia\": [1, 1, 1], \"velocity\": [0, 0, -1]},"
         " {\"name\": \"weight\", \"position\": [8, 0, 1.5], \"mass\": 1, \"inertia\": [1, 1, 1], \"velocity\": [0, 0, -3]}],"
         " \"joints\": ["
-        "  {\"name\": \"spin\", \"type\": \"hinge\", \"body_b\": \"wheel\", \"axis\": [0, 0, 1],"
+        "  {\"name\": \"spin\", \"type\": \"hinge\", \"body_b\": \"wheel\", \"axis\": [0, 0, 1e300],"  // a direction: z (it overflowed to zero)
         "   \"motor\": {\"speed\": 2, \"max_force\": 0.5}},"
         "  {\"name\": \"elbow\", \"type\": \"hinge\", \"body_b\": \"arm\", \"axis\": [0, 0, 1], \"limits\": [-0.5, 0.5],"
         "   \"motor\": {\"servo_target\": 0.3, \"gain\": 5, \"max_force\": 100}, \"collide_connected\": true},"
@@ -576,6 +576,8 @@ static const fcBadCase fc_badFiles[] = {
     {"bad_shape.json", "bodies[0] (\"ball\").shapes[1].type", "cone"},
     {"bad_mesh_index.json", "bodies[0] (\"floor\").shapes[0].triangles[1][0]", "index 4 is out of range"},
     {"bad_motor.json", "joints[0] (\"shoulder\").motor.max_force", "missing"},
+    // the loader's range is the engine's (it said 1 to 1000000, and the engine's refusal named no key)
+    {"projection_iterations.json", "projection_max_iterations", "from 1 to 1000, got 1001"},
 };
 
 // Check one refused load: false result, an empty scene, one line naming file, place and fault.
