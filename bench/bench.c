@@ -38,6 +38,7 @@
 
 #define FCB_TIME_LIMIT_S 60.0
 #define FCB_MAX_REPEAT 100  // runs a cell (--repeat)
+#define FCB_MAX_STEPS 100000000  // steps a run (--steps, or a scene's duration / dt)
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Standard scenes
@@ -112,21 +113,27 @@ static void Join(char* dst, size_t n, const char* a, const char* b, const char* 
     if (n > 0) dst[len] = 0;
 }
 
-static char* ReadFile(const char* path)
+// The whole of a regular file as a string; NULL with the reason when it cannot be read (a directory or a pipe has
+// no size to take: ftell gave LONG_MAX or -1, and the allocation or the read failed with a misleading reason)
+static char* ReadFile(const char* path, const char** why)
 {
     FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
+    if (!f) {
+        *why = strerror(errno);
+        return NULL;
     }
-    if (s) s[n] = 0;
+    struct stat st;
+    char* s = NULL;
+    if (fstat(fileno(f), &st) != 0) *why = strerror(errno);
+    else if (!S_ISREG(st.st_mode)) *why = S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file";
+    else if ((s = malloc((size_t)st.st_size + 1)) == NULL) *why = "out of memory";
+    else if (fread(s, 1, (size_t)st.st_size, f) != (size_t)st.st_size) *why = "the read fell short";
+    else if (s[st.st_size] = 0, strlen(s) != (size_t)st.st_size) *why = "it holds a NUL byte";  // the loader would stop there
+    else *why = NULL;
     fclose(f);
-    return s;
+    if (*why == NULL) return s;
+    free(s);
+    return NULL;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -240,18 +247,19 @@ static bool LoadScene(const char* arg, double dtOverride, int stepsOverride, Loa
     for (int i = 0; i < STD_SCENE_COUNT; ++i)
         if (strcmp(arg, stdScenes[i].name) == 0) std = &stdScenes[i];
     char path[1024];
+    const char* why = "out of memory";  // ChainJson's only failure
     if (std && std->file) {
         snprintf(path, sizeof path, "%s/%s", FCB_SCENE_DIR, std->file);
-        L->json = ReadFile(path);
+        L->json = ReadFile(path, &why);
     } else if (std) {
         L->json = ChainJson(std->chainLinks);
         snprintf(path, sizeof path, "%s", std->name);
     } else {
         snprintf(path, sizeof path, "%s", arg);
-        L->json = ReadFile(path);
+        L->json = ReadFile(path, &why);
     }
     if (!L->json) {
-        Join(err, errSize, path, ": cannot read the scene: ", strerror(errno));
+        Join(err, errSize, path, ": cannot read the scene: ", why);
         return false;
     }
     fcScene sc;
@@ -261,7 +269,14 @@ static bool LoadScene(const char* arg, double dtOverride, int stepsOverride, Loa
     L->s.json = L->json;
     L->s.dt = dtOverride > 0 ? dtOverride : (std && std->dt > 0 ? std->dt : sc.timestep);
     L->s.threads = 1;
-    L->steps = stepsOverride > 0 ? stepsOverride : std ? std->steps : (int)ceil(sc.duration / L->s.dt - 1e-9);
+    double steps = stepsOverride > 0 ? stepsOverride : std ? std->steps : ceil(sc.duration / L->s.dt - 1e-9);
+    if (!(steps >= 1 && steps <= FCB_MAX_STEPS)) {  // (int) of 1e300 / h was INT_MIN, and the run's arrays overflowed
+        snprintf(err, errSize, "%.200s: duration %g s at dt %g s is %g steps: 1 to %d are run", path, sc.duration, L->s.dt, steps,
+                 FCB_MAX_STEPS);
+        fcScene_Free(&sc);
+        return false;
+    }
+    L->steps = (int)steps;
     bool ok = Extract(L, &sc, err, errSize);
     L->figures = std ? std->figures : (L->s.jointCount > 0 ? fig_sep : 0) | fig_energy;
     // the tension figure needs the pendulum: one dynamic body on one joint to the world
@@ -903,6 +918,30 @@ static void PrintRow(FILE* f, const LoadedScene* L, const Result* r)
     fflush(f);
 }
 
+// a string as a JSON value: a scene's name may hold quotes and backslashes (the --json output was not JSON)
+static void JsonString(FILE* f, const char* s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+// a string as a CSV field: quoted, its quotes doubled (a comma in a scene's name split the row)
+static void CsvString(FILE* f, const char* s, const char* after)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fprintf(f, "\"%s", after);
+}
+
 static void CsvHeader(FILE* f)
 {
     fprintf(f, "scene,engine,settings,dt,steps,runs,steps_done,ms_step,ms_step_min,ms_step_max,ms_worst_step,sep_max_m,"
@@ -912,25 +951,35 @@ static void CsvHeader(FILE* f)
 
 static void CsvRow(FILE* f, const Result* r)
 {
-    fprintf(f, "%s,%s,%s,%.10g,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6e,%d,%.6g,%.9g,%.9g,%.6e,%.6e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,\"%s\"\n",
-            r->scene, r->engine, r->settings, r->dt, r->steps, r->runs, r->stepsDone, r->msMedian, r->msMin, r->msMax,
+    CsvString(f, r->scene, ",");
+    fprintf(f, "%s,%s,%.10g,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6e,%d,%.6g,%.9g,%.9g,%.6e,%.6e,%.6e,%.6e,%.6e,%d,%.6e,%.6e,%.6e,",
+            r->engine, r->settings, r->dt, r->steps, r->runs, r->stepsDone, r->msMedian, r->msMin, r->msMax,
             r->msWorst, r->sepMax, r->sepJoint, r->sepTime, r->e0, r->eEnd, r->eRise, r->eHalfRise, r->penEngine, r->penPose,
-            r->drift, r->maxPoints, r->tensionRel60, r->tensionAbs, r->tensionPeak, r->status);
+            r->drift, r->maxPoints, r->tensionRel60, r->tensionAbs, r->tensionPeak);
+    CsvString(f, r->status, "\n");
 }
 
 static void JsonRow(FILE* f, const Result* r, bool first)
 {
+    fprintf(f, "%s{\"scene\": ", first ? "" : ",\n");
+    JsonString(f, r->scene);
+    fputs(", \"engine\": ", f);
+    JsonString(f, r->engine);
+    fputs(", \"settings\": ", f);
+    JsonString(f, r->settings);
     fprintf(f,
-            "%s{\"scene\": \"%s\", \"engine\": \"%s\", \"settings\": \"%s\", \"dt\": %.10g, \"steps\": %d, \"runs\": %d, "
+            ", \"dt\": %.10g, \"steps\": %d, \"runs\": %d, "
             "\"steps_done\": %d, \"ran\": %s, \"ms_step\": %.6f, \"ms_step_min\": %.6f, \"ms_step_max\": %.6f, "
             "\"ms_worst_step\": %.6f, \"sep_max_m\": %.6e, \"sep_joint\": %d, \"sep_time_s\": %.6g, \"e0_j\": %.9g, "
             "\"e_end_j\": %.9g, \"e_rise_j\": %.6e, \"e_half_rise_j\": %.6e, \"pen_engine_m\": %.6e, \"pen_pose_m\": %.6e, \"drift_m\": %.6e, "
             "\"max_points\": %d, \"tension_rel60\": %.6e, \"tension_abs_3mg\": %.6e, \"tension_peak_3mg\": %.6e, "
-            "\"status\": \"%s\"}",
-            first ? "" : ",\n", r->scene, r->engine, r->settings, r->dt, r->steps, r->runs, r->stepsDone,
+            "\"status\": ",
+            r->dt, r->steps, r->runs, r->stepsDone,
             r->ran ? "true" : "false", r->msMedian, r->msMin, r->msMax, r->msWorst, r->sepMax, r->sepJoint, r->sepTime,
             r->e0, r->eEnd, r->eRise, r->eHalfRise, r->penEngine, r->penPose, r->drift, r->maxPoints, r->tensionRel60,
-            r->tensionAbs, r->tensionPeak, r->status);
+            r->tensionAbs, r->tensionPeak);
+    JsonString(f, r->status);
+    fputc('}', f);
 }
 
 static int MakeDirs(const char* path)
@@ -1242,6 +1291,20 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         bool hasValue = i + 1 < argc;
+        // numbers are checked whole and in range (atoi took "5x" as 5, "abc" as the default, 1e11 wrapped)
+        long whole = 0;
+        bool number = strcmp(a, "--steps") == 0 || strcmp(a, "--repeat") == 0 || strcmp(a, "--threads") == 0;
+        if (number && hasValue) {
+            long hi = strcmp(a, "--steps") == 0 ? FCB_MAX_STEPS : strcmp(a, "--repeat") == 0 ? FCB_MAX_REPEAT : FC_MAX_WORKERS;
+            if (!fcScene_ParseWhole(argv[i + 1], 1, hi, &whole)) {
+                fprintf(stderr, "fulcrum-bench: %s must be a whole number from 1 to %ld, got \"%s\"\n", a, hi, argv[i + 1]);
+                return 2;
+            }
+        }
+        if (strcmp(a, "--dt") == 0 && hasValue && (!fcScene_ParseNumber(argv[i + 1], &dt) || !(dt >= 1e-9 && dt <= 1))) {
+            fprintf(stderr, "fulcrum-bench: --dt must be a number in [1e-9, 1] s, got \"%s\"\n", argv[i + 1]);
+            return 2;
+        }
         if (strcmp(a, "--engine") == 0 && hasValue) engineList = argv[++i];
         else if (strcmp(a, "--settings") == 0 && hasValue) settingsName = argv[++i];
         else if (strcmp(a, "--scene") == 0 && hasValue) sceneArg = argv[++i];
@@ -1249,10 +1312,10 @@ int main(int argc, char** argv)
         else if (strcmp(a, "--csv") == 0 && hasValue) csvPath = argv[++i];
         else if (strcmp(a, "--chart") == 0 && hasValue) chartPath = argv[++i];
         else if (strcmp(a, "--check-adapters") == 0 && hasValue) checkScene = argv[++i];
-        else if (strcmp(a, "--steps") == 0 && hasValue) steps = atoi(argv[++i]);
-        else if (strcmp(a, "--repeat") == 0 && hasValue) repeat = atoi(argv[++i]);
-        else if (strcmp(a, "--threads") == 0 && hasValue) threads = atoi(argv[++i]);
-        else if (strcmp(a, "--dt") == 0 && hasValue) dt = atof(argv[++i]);
+        else if (strcmp(a, "--steps") == 0 && hasValue) steps = (int)whole, ++i;
+        else if (strcmp(a, "--repeat") == 0 && hasValue) repeat = (int)whole, ++i;
+        else if (strcmp(a, "--threads") == 0 && hasValue) threads = (int)whole, ++i;
+        else if (strcmp(a, "--dt") == 0 && hasValue) ++i;  // read above
         else if (strcmp(a, "--suite") == 0) suite = true;
         else if (strcmp(a, "--json") == 0) json = true;
         else if (strcmp(a, "--list") == 0) list = true;
@@ -1311,6 +1374,17 @@ int main(int argc, char** argv)
         }
         if (!e) break;
         p = e + 1;
+    }
+
+    bool settingsKnown = settingsName == NULL;  // a name no adapter has ran nothing and said nothing
+    for (int i = 0; i < ENGINE_COUNT && !settingsKnown; ++i) {
+        const fcbAdapter* ads;
+        int n = engines[i].get(&ads);
+        for (int a = 0; a < n; ++a) settingsKnown |= strcmp(settingsName, ads[a].settings) == 0;
+    }
+    if (!settingsKnown) {
+        fprintf(stderr, "fulcrum-bench: no engine built in has the settings \"%s\" (--list names them)\n", settingsName);
+        return 2;
     }
 
     time_t now = time(NULL);

@@ -47,17 +47,6 @@ void fcRun_PrintOptions(FILE* stream)
             "                    force_before, (contacts: point, normal), position_b, velocity_b\n");
 }
 
-// A finite number filling the whole word.
-static bool fcParseDouble(const char* text, double* out)
-{
-    char* end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(v)) return false;
-    *out = v;
-    return true;
-}
-
 bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, char* err, size_t errSize)
 {
     enum { count = 7 };
@@ -102,14 +91,14 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, 
         double v = 0;
         switch (k) {
         case 0:
-            if (!fcParseDouble(value, &v) || !(v > 0)) {
+            if (!fcScene_ParseNumber(value, &v) || !(v > 0)) {
                 snprintf(err, errSize, "--time must be a number > 0 (seconds), got \"%s\"", value);
                 return false;
             }
             o->time = v;
             break;
         case 1:
-            if (!fcParseDouble(value, &v) || !(v > 0 && v <= 1)) {
+            if (!fcScene_ParseNumber(value, &v) || !(v > 0 && v <= 1)) {
                 snprintf(err, errSize, "--dt must be a number > 0 and <= 1 (seconds), got \"%s\"", value);
                 return false;
             }
@@ -138,10 +127,8 @@ bool fcRun_ParseArgs(int argc, char** argv, bool sceneAllowed, fcRunOptions* o, 
             *(k == 3 ? &o->csvPath : k == 5 ? &o->plotPath : &o->eventsPath) = value;
             break;
         default: {
-            char* end = NULL;
-            errno = 0;
-            long every = strtol(value, &end, 10);
-            if (end == value || *end != '\0' || errno != 0 || every < 1 || every > 1000000000L) {
+            long every;
+            if (!fcScene_ParseWhole(value, 1, 1000000000L, &every)) {
                 snprintf(err, errSize, "--every must be a whole number >= 1, got \"%s\"", value);
                 return false;
             }

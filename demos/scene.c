@@ -1525,6 +1525,25 @@ int fcScene_FindJoint(const fcScene* scene, const char* name)
     return -1;
 }
 
+bool fcScene_ParseNumber(const char* text, double* out)
+{
+    char* end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool fcScene_ParseWhole(const char* text, long lo, long hi, long* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
 bool fcScene_ParseStabilization(const char* text, fcStabilization* out)
 {
     if (strcmp(text, "baumgarte") == 0) {

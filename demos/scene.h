@@ -58,6 +58,9 @@ int fcScene_FindJoint(const fcScene* scene, const char* name);
 
 /// Parse "baumgarte", "projection" or "none".
 bool fcScene_ParseStabilization(const char* text, fcStabilization* out);
+// command-line values: a finite number filling the whole word; a whole number in [lo, hi] filling the whole word
+bool fcScene_ParseNumber(const char* text, double* out);
+bool fcScene_ParseWhole(const char* text, long lo, long hi, long* out);
 const char* fcScene_StabilizationName(fcStabilization mode);
 /// The scene file's name for a joint type ("linear" for user constraints, "spring" for springs).
 const char* fcScene_JointTypeName(const fcScene* scene, int jointIndex);
