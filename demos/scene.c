@@ -1414,6 +1414,17 @@ bool fcScene_LoadString(const char* json, const char* nameForMessages, fcScene* 
     L.err[0] = '\0';
     L.scene = out;
     if (json == NULL) return fcFail(&L, "", NULL, "no scene text");
+    // cJSON ends a string at an escaped NUL: "bob\u0000.x" was loaded as the name "bob", "mass\u0000zz" as the key mass
+    for (const char* c = json; *c != '\0'; ++c) {
+        if (*c != '\\') continue;
+        if (strncmp(c + 1, "u0000", 5) == 0) {
+            int line, column;
+            fcLineColumn(json, c, &line, &column);
+            return fcFail(&L, "", NULL, "line %d, column %d: a \\u0000 escape: names, keys and strings cannot hold a NUL",
+                          line, column);
+        }
+        if (c[1] != '\0') ++c;  // the escaped character (an escaped backslash does not start another escape)
+    }
 
     cJSON* root = cJSON_ParseWithOpts(json, NULL, true);
     if (root == NULL) {

@@ -611,6 +611,9 @@ static int test_bad_files(void)
 
 static const fcBadCase fc_badStrings[] = {
     {"{\"bodies\": [{\"mass\": 1}]}", "bodies[0].name", "missing"},
+    // an escaped NUL (cJSON ended the name there: "bob"); an escaped backslash before u0000 is text, not an escape
+    {"{\"bodies\": [{\"name\": \"bob\\u0000.x\", \"mass\": 1, \"inertia\": [1, 1, 1]}]}", "line 1, column 26", "\\u0000 escape"},
+    {"{\"name\": \"a\\\\u0000\", \"bodies\": [{\"mass\": 1}]}", "bodies[0].name", "missing"},
     {"{\"bodies\": [{\"name\": \"a b\", \"mass\": 1, \"inertia\": [1, 1, 1]}]}", "bodies[0] (\"a b\").name", "letters"},
     {"{\"bodies\": [{\"name\": \"world\", \"mass\": 1, \"inertia\": [1, 1, 1]}]}", ".name", "reserved"},
     {"{\"bodies\": [{\"name\": \"b\", \"type\": \"floating\"}]}", "bodies[0] (\"b\").type", "floating"},
