@@ -117,15 +117,24 @@ static void Join(char* dst, size_t n, const char* a, const char* b, const char* 
 // no size to take: ftell gave LONG_MAX or -1, and the allocation or the read failed with a misleading reason)
 static char* ReadFile(const char* path, const char** why)
 {
+    // the kind of file before it is opened: opening a pipe no one writes to waits for ever
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *why = S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file";
+        return NULL;
+    }
     FILE* f = fopen(path, "rb");
     if (!f) {
         *why = strerror(errno);
         return NULL;
     }
-    struct stat st;
     char* s = NULL;
     if (fstat(fileno(f), &st) != 0) *why = strerror(errno);
-    else if (!S_ISREG(st.st_mode)) *why = S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file";
+    else if (!S_ISREG(st.st_mode)) *why = "it is not a regular file";
     else if ((s = malloc((size_t)st.st_size + 1)) == NULL) *why = "out of memory";
     else if (fread(s, 1, (size_t)st.st_size, f) != (size_t)st.st_size) *why = "the read fell short";
     else if (s[st.st_size] = 0, strlen(s) != (size_t)st.st_size) *why = "it holds a NUL byte";  // the loader would stop there

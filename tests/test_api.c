@@ -415,6 +415,20 @@ static int test_shape_added_to_jointed_body(void)
     fcVec3 v = fcBody_GetLinearVelocity(spinner);
     ENSURE_NEAR(v.x, 0, 1e-12);
     ENSURE_NEAR(v.y, 1, 1e-12);
+    // a force applied at x = 1 for the next step, then an equal sphere added there: its torque is about the new
+    // centre (x = 0.5), 0.5 f, and the body turns by it in the step (it kept the old lever: f)
+    bd.position = fcV3(20, 0, 0);
+    bd.angularVelocity = fcV3(0, 0, 0);
+    fcBodyId pushed = fcCreateBody(w, &bd);
+    sd.localPosition = fcV3(0, 0, 0);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(pushed, &sd)));
+    const double f = 3, ms = fcBody_GetMass(pushed);
+    ENSURE(fcBody_ApplyForce(pushed, fcV3(0, f, 0), fcV3(21, 0, 0)));
+    sd.localPosition = fcV3(1, 0, 0);
+    ENSURE(FC_IS_NON_NULL(fcCreateShape(pushed, &sd)));
+    ENSURE(fcWorld_Step(w));
+    double izz = 2 * (0.4 * ms * 0.01 + ms * 0.25);
+    ENSURE_NEAR(fcBody_GetAngularVelocity(pushed).z, 0.5 * f / izz / 60, 1e-9);
     fcDestroyWorld(w);
     return 0;
 }

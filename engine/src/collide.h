@@ -137,7 +137,11 @@ void fcHull_ComputeMass(const fcHull* hull, fcReal* volume, fcVec3* centroid, fc
 // Hull points and mesh vertices beyond this (m, any coordinate) are refused: the products the builds take of their
 // differences (cross products, volumes) would overflow, and the refusal named a consequence (collinear points,
 // zero-area triangles) instead of the cause.
+#ifdef FC_FLOAT
+#define FC_GEOMETRY_MAX_COORDINATE ((fcReal)1e9)  // cubes of 2e9 stay within float's 3e38
+#else
 #define FC_GEOMETRY_MAX_COORDINATE ((fcReal)1e100)
+#endif
 
 // mesh.c: NULL with the reason when an index is out of range, a value is not finite or there are no triangles.
 // Degenerate (zero-area) triangles are dropped; triangle indices (manifold and ray keys, fcMesh_GetTriangle)

@@ -1711,7 +1711,8 @@ void fcContacts_EndStep(fcWorld* world)
             fcContact* c = blk->contact[l];
             fcContactManifold* m = blk->manifold[l];
             if ((events & FC_END_BEGIN) && !c->touching) {
-                // touching from now: the next collide stage ends it when its shapes are apart (a bounce: begin, release, end)
+                // touching from now: the next collide stage ends it when its shapes are apart (a bounce: begin, release,
+                // end); the islands' and the narrowphase's flags (pairFlags) stay the collide stage's until then
                 c->touching = true;
                 if (fcContacts_WantsEvents(world, c)) fcEvents_ContactAt(world, fc_eventContactBegin, c, m, start + fcContacts_CloseTime(world, c, m, h));
             }

@@ -156,19 +156,19 @@ void fcIslands_Update(fcWorld* world)
     int* parent = fcIslands_Join(world);
     int* minSleep = parent + n;
     int* disturbed = parent + 2 * n;
-    // At rest: slow, and its velocity steady, changing by less than sleepVelocity over sleepTime (its forces in
-    // balance). Slow alone, a 5-box stack pushed at the top fell asleep mid-wobble (4 cm/s, 0.2 m/s^2 of the whole
-    // stack) and reported the wobble's friction for good: 36 % more than the push at the ground.
-    fcReal h = world->stepH, v2 = world->def.sleepVelocity * world->def.sleepVelocity;
-    fcReal dv = world->def.sleepTime > 0 ? world->def.sleepVelocity * h / world->def.sleepTime : (fcReal)INFINITY, dv2 = dv * dv;
+    // At rest: slow, and steady over its rest, its velocities within half of sleepVelocity of those the rest began
+    // with (its forces in balance). Slow alone, a 5-box stack pushed at the top fell asleep mid-wobble (4 cm/s) and
+    // reported the wobble's friction for good: 36 % more than the push at the ground. Over the rest, not per step:
+    // a resting stack's solver jitter (mm/s a step, about zero) then does not keep it awake.
+    fcReal h = world->stepH, v2 = world->def.sleepVelocity * world->def.sleepVelocity, drift2 = (fcReal)0.25 * v2;
     for (int k = 0; k < n; ++k) {
         fcBody* b = world->bodies + k;
         if (!b->inUse || b->type != fc_dynamicBody) continue;
         if (!b->asleep) {
-            fcVec3 dl = fcVec3_Sub(b->linearVelocity, world->snapshotVelocity[k]);
-            fcVec3 da = fcVec3_Sub(b->angularVelocity, world->snapshotAngularVelocity[k]);
+            if (b->sleepTime == 0) b->restLinear = b->linearVelocity, b->restAngular = b->angularVelocity;
+            fcVec3 dl = fcVec3_Sub(b->linearVelocity, b->restLinear), da = fcVec3_Sub(b->angularVelocity, b->restAngular);
             bool slow = fcVec3_Dot(b->linearVelocity, b->linearVelocity) < v2 && fcVec3_Dot(b->angularVelocity, b->angularVelocity) < v2;
-            bool steady = fcVec3_Dot(dl, dl) < dv2 && fcVec3_Dot(da, da) < dv2;
+            bool steady = fcVec3_Dot(dl, dl) < drift2 && fcVec3_Dot(da, da) < drift2;
             b->sleepTime = slow && steady && !disturbed[k] ? b->sleepTime + h : 0;
         }
         int root = fcIsland_Find(parent, k);

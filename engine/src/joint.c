@@ -651,6 +651,12 @@ void fcJoints_RescaleImpulses(fcWorld* world, fcReal ratio)
         joint->impulseAngularB = fcVec3_Scale(ratio, joint->impulseAngularB);
         joint->impulseMomentB = fcVec3_Scale(ratio, joint->impulseMomentB);
     }
+    // the row store's copies, which the geometric stiffness of a joint woken later reads
+    fcRowStore* r = &world->rows;
+    for (int b = 0; b < r->blockCount; ++b) {
+        r->blockImpulseA[b] = fcVec3_Scale(ratio, r->blockImpulseA[b]);
+        r->blockImpulseB[b] = fcVec3_Scale(ratio, r->blockImpulseB[b]);
+    }
 }
 
 fcJointReaction fcJoint_GetReaction(fcJointId jointId)
@@ -675,7 +681,9 @@ fcJointReaction fcJoint_GetReaction(fcJointId jointId)
     // tau_anchor = tau_com - (anchor - com) x F, accumulated row by row at the pose each row was built at
     r.moment = fcVec3_Scale(1 / h, joint->impulseMomentB);
     // the frame at the step's start, where the rows whose impulses these are were built (at the end pose a slider
-    // on an arm turning at w reported an axial force of w h |F|); a joint that carried nothing yet: as it is now
+    // on an arm turning at w reported an axial force of w h |F|); a joint that carried nothing yet: as it is now.
+    // With substeps (contacts in the island) the later substeps' rows were built at later poses: up to about
+    // w h (1 - 1 / substeps) / 2 of the force is then read across the frame.
     fcQuat qa = pose.state.orientation[0];
     bool carried = fcVec3_Dot(joint->impulseLinearB, joint->impulseLinearB) > 0 || fcVec3_Dot(joint->impulseAngularB, joint->impulseAngularB) > 0;
     if (carried && joint->bodyA >= 0 && joint->bodyA < world->snapshotCapacity) qa = world->snapshotOrientation[joint->bodyA];

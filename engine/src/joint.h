@@ -87,7 +87,8 @@ static inline bool fcJoint_IsSoft(const fcJoint* j) { return j->stiffness > 0 ||
 // limits with lower == upper lock the coordinate: their row is two-sided (J = +dq, f = q - lower), held always.
 // As a one-sided row it guarded the lower side at the step's start and the upper one in the projection once the
 // coordinate rounded past it: its impulse summed pushes of both signs (3 m g l, of the wrong sign).
-static inline bool fcJoint_LimitLocks(const fcJoint* j) { return j->limitRow >= 0 && j->lowerLimit == j->upperLimit; }
+// Limits closer than 1e-9 (rad or m) are a lock too (the side would flip within a step the same way).
+static inline bool fcJoint_LimitLocks(const fcJoint* j) { return j->limitRow >= 0 && j->upperLimit - j->lowerLimit <= 1e-9; }
 
 // a joint of a sleeping island: neither of its bodies (indices, -1 the world) moves and one of them is asleep;
 // its records keep what it carried when the island fell asleep

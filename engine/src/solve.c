@@ -213,7 +213,7 @@ static void fcSolve_SettleLimitMotors(fcWorld* world)
         fcReal side = 0;  // +1: the limit row's J is +dq (lower limit), -1: upper
         for (int k = 0; k < 12; ++k) side += r->J[li][k] * r->J[mi][k];
         fcReal target = -r->rate[mi];
-        if (locks && target == 0) {
+        if (locks && FC_FABS(target) <= 1e-9) {  // a servo at its target computes a rate of rounding size
             r->flags[mi] |= fc_rowInactive;
         } else if (!locks && target * side >= 0) {
             if (joint->active && joint->lastForce > 0) fcEvents_ReleaseNow(world, r->blockJoint[b]);

@@ -37,6 +37,7 @@ typedef struct fcBody {
     int64_t appliedStep;                 //   the step of this index (world->stepCount when it was applied)
     fcReal linearDamping, angularDamping;
     fcReal sleepTime;  // s the body has been slow enough to sleep
+    fcVec3 restLinear, restAngular;  // its velocities when that rest began (fcIslands_Update)
     // geometric stiffness of the joints pulling on the body (world, from the last step's forces): the joint
     // solve's rotational inertia is I + theta h^2 K, so that a tensioned link's rocking is taken implicitly
     fcReal stiffnessRate;      // sum max(0, F . r) / smallest principal moment: (h w)^2 = h^2 stiffnessRate

@@ -80,8 +80,8 @@ typedef struct fcWorldDef {
     bool frictionCone;              ///< project friction on the Coulomb cone instead of the pyramid, default false
     bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
     fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
-    fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5 (at rest: also its velocity
-                                    ///< changing by less than sleepVelocity per sleepTime: its forces in balance)
+    fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5 (at rest: also its velocities
+                                    ///< within sleepVelocity / 2 of those the rest began with: its forces in balance)
     int workerCount;                ///< threads that step the world (the caller's included), 1..FC_MAX_WORKERS, default 1;
                                     ///< any count gives bit-identical results
     /// Called for every touching contact before the solve: return false to disable it for this step; may
@@ -292,7 +292,8 @@ FC_API fcShapeDef fcDefaultShapeDef(void);
 /// Attach a shape, placed relative to the body's position as it is now. A body created with mass 0 gets mass, centre
 /// and inertia from its shapes: its position stays its centre of mass, so a shape that moves the centre moves the
 /// position (and the other shapes' local positions), every material point staying where it was with its velocity;
-/// the joints' anchors on the body stay the same material points (fcDestroyShape likewise).
+/// the joints' anchors on the body stay the same material points (fcDestroyShape likewise). A user constraint's
+/// callback sees the body's new position: points it keeps relative to the centre are its own to move.
 FC_API fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def);
 /// Detach and destroy a shape (its contacts end and the bodies they touched wake; the body's mass is recomputed when it
 /// came from the shapes).
