@@ -255,34 +255,17 @@ static void fcContacts_ReportEnd(fcWorld* world, const fcContact* c, bool betwee
 
 // A shape's pairs go with it. The body on the other side of each is woken: asleep, a box resting on a destroyed
 // shape or body stayed in the air; awake, it wakes the sleepers it touches in the next step (fcContacts_WakeSleepers)
-// The bodies listed wake with their islands, grouped once (a wake each grouped the islands again: a ground's shape
-// destroyed under 4000 sleeping boxes took 216 ms)
-static void fcContacts_WakeBodies(fcWorld* world, const int* bodies, int count)
-{
-    bool asleep = false;
-    for (int i = 0; i < count; ++i) {
-        fcBody* b = world->bodies + bodies[i];
-        b->sleepTime = 0;
-        asleep = asleep || (b->asleep && b->type == fc_dynamicBody);
-    }
-    if (asleep) fcIslands_Wake(world, bodies, count);
-}
-
 void fcContacts_RemoveShape(fcWorld* world, int index)
 {
     fcShape* s = world->shapes + index;
     fcContactSet* set = &world->contacts;
-    int* woken = fcAlloc(sizeof(int) * (size_t)(set->high + 1));
-    int count = 0;
     for (int c = 0; c < set->high; ++c) {
         const fcContact* k = fcContacts_Pair(set, c);
         if (!k->inUse || (k->shapeA != index && k->shapeB != index)) continue;
-        woken[count++] = k->shapeA == index ? k->bodyB : k->bodyA;
+        fcBody_Wake(world, world->bodies + (k->shapeA == index ? k->bodyB : k->bodyA));
         fcContacts_ReportEnd(world, k, true);
         fcContacts_Destroy(world, c);
     }
-    fcContacts_WakeBodies(world, woken, count);
-    fcFree(woken);
     fcContacts_RebuildIndex(world);
     if (s->proxy >= 0) fcBroadphase_DestroyProxy(&world->broadphase, s->proxy);
     s->proxy = -1;
@@ -667,21 +650,19 @@ void fcContacts_ShapeFilterChanged(fcWorld* world, int shape)
     // platform it rested on stayed on it, awake or asleep); the proxy is queued so that the broadphase finds the pairs
     // it now allows, though the shape has not moved
     fcContactSet* set = &world->contacts;
-    int* woken = fcAlloc(sizeof(int) * (size_t)(2 * set->high + 1));
-    int count = 0;
-    woken[count++] = s->body;
+    bool destroyed = false;
     for (int c = 0; c < set->high; ++c) {
         const fcContact* k = fcContacts_Pair(set, c);
         if (!k->inUse || (k->shapeA != shape && k->shapeB != shape) || fcContacts_ShouldCollide(world, k->shapeA, k->shapeB))
             continue;
-        woken[count++] = k->bodyA;
-        woken[count++] = k->bodyB;
+        fcBody_Wake(world, world->bodies + k->bodyA);
+        fcBody_Wake(world, world->bodies + k->bodyB);
         fcContacts_ReportEnd(world, k, true);
         fcContacts_Destroy(world, c);
+        destroyed = true;
     }
-    if (count > 1) fcContacts_RebuildIndex(world);
-    fcContacts_WakeBodies(world, woken, count);
-    fcFree(woken);
+    if (destroyed) fcContacts_RebuildIndex(world);
+    fcBody_Wake(world, world->bodies + s->body);
     if (s->proxy >= 0) fcBroadphase_Touch(&world->broadphase, s->proxy);
     if (s->proxy < 0 || !s->proxyStale || fcContacts_Unseen(s)) return;
     fcContacts_ProxyToShape(world, s);

@@ -119,6 +119,15 @@ void fcIslands_Wake(fcWorld* world, const int* sleepers, int count)
     }
 }
 
+void fcIslands_WakePending(fcWorld* world)
+{
+    int count = 0;
+    for (int i = 0; i < world->pendingWakeCount; ++i)  // a slot past the bodies in use: nothing to wake there
+        if (world->pendingWakes[i] < world->bodyHigh) world->pendingWakes[count++] = world->pendingWakes[i];
+    world->pendingWakeCount = 0;
+    if (count > 0) fcIslands_Wake(world, world->pendingWakes, count);
+}
+
 void fcIslands_WakeAll(fcWorld* world)
 {
     for (int k = 0; world->asleepCount > 0 && k < world->bodyHigh; ++k)

@@ -80,6 +80,8 @@ void fcIslands_Update(fcWorld* world);
 // between steps: the API disturbed them)
 void fcIslands_Wake(fcWorld* world, const int* sleepers, int count);
 void fcIslands_WakeAll(fcWorld* world);  // every sleeper (a new gravity)
+// the islands of the bodies fcBody_Wake woke (before the step, and before the API reads who sleeps)
+void fcIslands_WakePending(fcWorld* world);
 // put the island of a dynamic body to sleep now (false: something keeps it awake)
 bool fcIslands_Sleep(fcWorld* world, int body);
 

@@ -120,6 +120,7 @@ bool fcWorld_Step(fcWorldId worldId)
     if (world == NULL) return false;
     if (world->locked) return fcError("fcWorld_Step: the world is already stepping");
     if (!fcDiagnostics_ValidateBodies(world)) return false;
+    fcIslands_WakePending(world);
     fcReal h = world->def.timestep;
     fcWorldStats* st = &world->stats;
     double t0 = fcNowMs();

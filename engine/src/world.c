@@ -171,6 +171,7 @@ void fcDestroyWorld(fcWorldId id)
     fcBroadphase_Free(&w->broadphase);
     fcContacts_Free(&w->contacts);
     fcFree(w->islandScratch);
+    fcFree(w->pendingWakes);
     int generation = w->generation;
     memset(w, 0, sizeof *w);
     w->generation = generation;

@@ -170,6 +170,8 @@ typedef struct fcWorld {
     int pendingEventCount, pendingEventCapacity;
     int* islandScratch;     // (3 x islandScratchCapacity) union-find parents and per-root flags, kept between steps
     int islandScratchCapacity;
+    int* pendingWakes;      // bodies the API woke whose islands are still to wake (fcIslands_WakePending)
+    int pendingWakeCount, pendingWakeCapacity;
     int asleepCount;        // bodies asleep after the last island update (at most: bodies woken or destroyed since
                             // are still counted): 0 lets the collide stage skip its search for sleepers to wake
 } fcWorld;
