@@ -1349,8 +1349,10 @@ static int test_sleeper_wakes_when_gravity_changes(void)
 // An island falls asleep at rest: slow, and its velocities steady. A stack of five 1 kg boxes pushed at the top with
 // 0.3 m g (below sliding and tipping) rocks on its contacts for a few seconds; slow alone, it fell asleep mid-wobble
 // after 1.5 s and reported 1.16 to 1.36 times the push as the friction under each box for good. Asleep, the friction
-// under every box is the push (what holds the boxes above it) within 7 % (the rest the island sleeps at allows
-// velocities within sleepVelocity / 2 of where they began: 0.94 to 0.97 of the push).
+// under every box is the push (what holds the boxes above it) within 11 % (the rest the island sleeps at allows
+// velocities within sleepVelocity / 2 of where they began, and the stack's slow sway still moves its friction by
+// some 20 % a second: asleep at 2.27 s with 0.90 to 0.96 of the push, friction on the cone; on the pyramid, 2.57 s
+// and 0.94 to 0.97).
 static int test_pushed_stack_sleeps_at_rest(void)
 {
     fcWorldId w = fcMakeWorld(1.0 / 60, true);
@@ -1368,7 +1370,7 @@ static int test_pushed_stack_sleeps_at_rest(void)
     for (int i = 0; i < 5; ++i) printf(" %.4f", -fcContactForce(box[i], i == 0 ? below : box[i - 1]).x / push);
     printf("\n");
     ENSURE(fcWorld_GetStats(w).awakeBodies == 0);
-    for (int i = 0; i < 5; ++i) ENSURE_NEAR(-fcContactForce(box[i], i == 0 ? below : box[i - 1]).x, push, 0.07 * push);
+    for (int i = 0; i < 5; ++i) ENSURE_NEAR(-fcContactForce(box[i], i == 0 ? below : box[i - 1]).x, push, 0.11 * push);
     fcDestroyWorld(w);
     return 0;
 }
@@ -2000,13 +2002,13 @@ static int test_rolling_and_spinning_resistance(void)
     return 0;
 }
 
-// the friction cone: a box pushed diagonally by 1.2 mu m g slides with a = (F - mu m g) / m; the pyramid's
-// axes (fixed while it rests) would hold it, each component being below mu m g
+// the friction cone (the default): a box pushed diagonally by 1.2 mu m g slides with a = (F - mu m g) / m; the
+// pyramid's axes (fixed while it rests) would hold it, each component being below mu m g
 static int test_friction_cone(void)
 {
     const double mu = 0.5, m = 2, F = 1.2 * mu * m * g;
     fcWorldDef wd = fcDefaultWorldDef();
-    wd.frictionCone = true;
+    ENSURE(wd.frictionCone);
     wd.enableSleeping = false;
     fcWorldId w = fcCreateWorld(&wd);
     fcAddGround(w, mu);
@@ -2020,6 +2022,80 @@ static int test_friction_cone(void)
     double a = fcVec3_Dot(fcBody_GetLinearVelocity(box), dir) - v1, exact = (F - mu * m * g) / m;
     printf("  friction cone: a = %.5f m/s^2 (exact (F - mu m g) / m = %.5f)\n", a, exact);
     ENSURE_NEAR(a, exact, 0.005 * exact);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// Coulomb's reference for a square plate of half side a sliding and spinning on its four corners, each carrying
+// m g / 4 and pushed back by mu m g / 4 against its own slip: after time T, how far it went along x and how far it
+// turned (explicit steps of 1e-5 s; a speed stops where it would change sign)
+static void fcPlateSlide(double a, double mu, double v0, double w0, double T, double* x, double* turn)
+{
+    const double inertia = 2 * a * a / 3, dt = 1e-5;  // I_z / m of a square of side 2 a
+    double px = 0, vx = v0, vy = 0, w = w0, th = 0;
+    for (int k = 0; k * dt < T; ++k) {
+        double fx = 0, fy = 0, tz = 0;  // per unit mass
+        for (int i = 0; i < 4; ++i) {
+            double cx = i & 1 ? a : -a, cy = i & 2 ? a : -a;
+            double rx = cos(th) * cx - sin(th) * cy, ry = sin(th) * cx + cos(th) * cy;
+            double ux = vx - w * ry, uy = vy + w * rx, s = sqrt(ux * ux + uy * uy);
+            if (s < 1e-9) continue;
+            double f = mu * g / 4 / s;
+            fx -= f * ux, fy -= f * uy, tz -= rx * f * uy - ry * f * ux;
+        }
+        double nvx = vx + fx * dt, nw = w + tz / inertia * dt;
+        if (nvx * vx <= 0) nvx = 0;
+        if (nw * w <= 0) nw = 0;
+        vy += fy * dt;
+        px += 0.5 * (vx + nvx) * dt, th += 0.5 * (w + nw) * dt;
+        vx = nvx, w = nw;
+    }
+    *x = px, *turn = th;
+}
+
+// A plate sliding at 2 m/s and spinning at 10 rad/s: Coulomb friction at each point is at most mu lambda_n, so the
+// plate's friction is at most mu m g and it slides at least v^2 / (2 mu g) (0.408 m); its corners slip in different
+// directions and the four-corner reference slides 0.632 m and turns 1.72 rad before it stops. The pyramid (each
+// friction row bounded alone, the manifold's tangents along one point's slip) took up to 1.41 mu lambda_n at a point
+// and stopped the plate after 0.485 m and 1.51 rad.
+static int test_spinning_slide_within_the_cone(void)
+{
+    const double mu = 0.5, m = 2, a = 0.25, hz = 0.05, v0 = 2, w0 = 10;
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcBodyId ground = fcAddGround(w, mu);
+    fcBodyId plate = fcAddBox(w, fcV3(0, 0, hz), fcV3(a, a, hz), m, mu);
+    for (int i = 0; i < 30; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(fcBody_SetLinearVelocity(plate, fcV3(v0, 0, 0)));
+    ENSURE(fcBody_SetAngularVelocity(plate, fcV3(0, 0, w0)));
+    fcVec3 p0 = fcBody_GetPosition(plate);
+    double worstPoint = 0, worstTotal = 0;
+    for (int i = 0; i < 180; ++i) {
+        ENSURE(fcWorld_Step(w));
+        ENSURE_LE(fcWorld_GetStats(w).frictionResidual, 1e-15);
+        fcContactData d;
+        ENSURE(fcBody_GetContacts(plate, &d, 1) == 1 && FC_ID_EQUALS(d.bodyA, ground));
+        double normal = 0;
+        for (int k = 0; k < d.pointCount; ++k) {
+            const fcContactPointData* q = d.points + k;
+            double t = hypot(q->tangentImpulse[0], q->tangentImpulse[1]);
+            if (q->normalImpulse > 0) worstPoint = fmax(worstPoint, t / (mu * q->normalImpulse));
+            normal += q->normalForce;
+        }
+        if (normal > 0) worstTotal = fmax(worstTotal, hypot(d.force.x, d.force.y) / (mu * normal));
+    }
+    fcVec3 p1 = fcBody_GetPosition(plate);
+    fcQuat q = fcBody_GetOrientation(plate);
+    double x, turn, xExact, turnExact;
+    x = p1.x - p0.x, turn = 2 * atan2(q.z, q.w);
+    fcPlateSlide(a, mu, v0, w0, 3, &xExact, &turnExact);
+    printf("  sliding and spinning: friction over mu lambda_n at most %.6f at a point, %.6f in all; slid %.4f m\n"
+           "  (Coulomb's four corners %.4f, pure sliding %.4f), turned %.4f rad (%.4f)\n",
+           worstPoint, worstTotal, x, xExact, v0 * v0 / (2 * mu * g), turn, turnExact);
+    ENSURE_LE(worstPoint, 1 + 1e-12);
+    ENSURE_LE(worstTotal, 1 + 1e-9);
+    ENSURE(fcVec3_Length(fcBody_GetLinearVelocity(plate)) < 1e-3);
+    ENSURE_NEAR(x, xExact, 0.03 * xExact);
+    ENSURE_NEAR(turn, turnExact, 0.03 * turnExact);
     fcDestroyWorld(w);
     return 0;
 }
@@ -2159,6 +2235,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_pre_solve_and_joint_removal);
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);
+    RUN_TEST(test_spinning_slide_within_the_cone);
     RUN_TEST(test_resting_pair_keeps_its_points);
     return fc_testFailures ? 1 : 0;
 }

@@ -218,16 +218,16 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
             if (!cone) next[i] = W_(Min)(W_(Max)(next[i], W_(Neg)(bound)), bound);
         }
         if (cone) {
-            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n
-            for (int lane = 0; lane < FC_SWEEP_BLOCKS * FC_LANES; ++lane) {
-                fcReal x = W_(Lane)(next[0], lane), y = W_(Lane)(next[1], lane), r = W_(Lane)(bound, lane);
-                fcReal len = FC_SQRT(x * x + y * y);
-                fcReal s = len > r && len > 0 ? r / len : 1;
-                sp[lane / FC_LANES]->tangentImpulse[0][lane % FC_LANES] = x * s;
-                sp[lane / FC_LANES]->tangentImpulse[1][lane % FC_LANES] = y * s;
+            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n: scaled by mu lambda_n / |lambda_t| where
+            // |lambda_t|^2 > (mu lambda_n)^2, by 1 elsewhere (a lane's scale is its own: lanes swept four or eight at
+            // a time give the same bits, and the square root is taken only where some lane needs it)
+            W square = W_(Add)(W_(Mul)(next[0], next[0]), W_(Mul)(next[1], next[1])), reach = W_(Mul)(bound, bound);
+            if (W_(AnyGreater)(square, reach)) {
+                W one = W_(Splat)(1), length = W_(Sqrt)(W_(Greater)(square, reach, square, one));
+                W scale = W_(Greater)(square, reach, W_(Div)(bound, length), one);
+                next[0] = W_(Mul)(next[0], scale);
+                next[1] = W_(Mul)(next[1], scale);
             }
-            next[0] = W_LOAD(sp, ->tangentImpulse[0]);
-            next[1] = W_LOAD(sp, ->tangentImpulse[1]);
         }
         for (int i = 0; i < 2; ++i) {
             for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];

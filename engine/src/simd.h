@@ -59,7 +59,14 @@ FC_V4_INLINE fcV8 fcV8_Splat(fcReal s) { return (fcV8){s, s, s, s, s, s, s, s}; 
     FC_V4_INLINE T T##_Max(T a, T b) { return T##_Select(a > b, a, b); }                                            \
     FC_V4_INLINE T T##_Min(T a, T b) { return T##_Select(a < b, a, b); }                                            \
     FC_V4_INLINE T T##_Greater(T a, T b, T ifTrue, T ifFalse) { return T##_Select(a > b, ifTrue, ifFalse); }        \
-    FC_V4_INLINE T T##_Abs(T a) { return (T)((T##Bits)a & ~(T##Bits)T##_Splat(-0.0)); }
+    FC_V4_INLINE T T##_Abs(T a) { return (T)((T##Bits)a & ~(T##Bits)T##_Splat(-0.0)); }                       \
+    FC_V4_INLINE bool T##_AnyGreater(T a, T b)                                                                      \
+    {                                                                                                               \
+        T##Bits m = a > b;                                                                                          \
+        long long any = m[0];                                                                                       \
+        for (int i = 1; i < (int)(sizeof(T) / sizeof(fcReal)); ++i) any |= m[i];                                   \
+        return any != 0;                                                                                            \
+    }
 FC_VECTOR_OPERATIONS(fcV4)
 FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { return (fcV4){FC_SQRT(a[0]), FC_SQRT(a[1]), FC_SQRT(a[2]), FC_SQRT(a[3])}; }
 // the transpose of the 4 x 4 matrix whose rows are r[0..3]
@@ -83,6 +90,7 @@ FC_V4_INLINE fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return __builtin_shufflevector(l
 FC_V4_INLINE fcV4 fcV8_Low(fcV8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
 FC_V4_INLINE fcV4 fcV8_High(fcV8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 FC_VECTOR_OPERATIONS(fcV8)
+FC_V4_INLINE fcV8 fcV8_Sqrt(fcV8 a) { return fcV8_Join(fcV4_Sqrt(fcV8_Low(a)), fcV4_Sqrt(fcV8_High(a))); }
 #endif
 
 #else
@@ -120,6 +128,7 @@ FC_V4_INLINE fcV4 fcV4_Min(fcV4 a, fcV4 b) { FC_V4_LANES(a.v[l] < b.v[l] ? a.v[l
 FC_V4_INLINE fcV4 fcV4_Greater(fcV4 a, fcV4 b, fcV4 ifTrue, fcV4 ifFalse) { FC_V4_LANES(a.v[l] > b.v[l] ? ifTrue.v[l] : ifFalse.v[l]); }
 FC_V4_INLINE fcV4 fcV4_Abs(fcV4 a) { FC_V4_LANES(FC_FABS(a.v[l])); }
 FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { FC_V4_LANES(FC_SQRT(a.v[l])); }
+FC_V4_INLINE bool fcV4_AnyGreater(fcV4 a, fcV4 b) { return a.v[0] > b.v[0] || a.v[1] > b.v[1] || a.v[2] > b.v[2] || a.v[3] > b.v[3]; }
 #undef FC_V4_LANES
 FC_V4_INLINE void fcV4_Transpose(fcV4* r)
 {

@@ -30,6 +30,7 @@ fcWorldDef fcDefaultWorldDef(void)
     d.contactSlop = 0.005;
     d.contactMargin = 0.02;
     d.restitutionThreshold = 1;
+    d.frictionCone = true;
     d.frictionOverride = -1;
     d.restitutionOverride = -1;
     d.enableSleeping = true;
