@@ -615,6 +615,44 @@ static int test_no_tunnelling(void)
     return 0;
 }
 
+// No ghost at an edge: a ball of 0.1 m at 50 m/s whose straight path passes 1 cm outside a static box's vertical
+// edge keeps its velocity to the last bit (the speculative point found at a step's start, 0.5 m before the edge,
+// stopped its approach along that point's normal: it left at (27.5, -4.4) m/s for (35.4, -35.4)); on a path 1 cm
+// inside the edge it strikes the edge and is turned, and at no step's end does it overlap the box by more than the
+// slop (its centre no nearer the edge than r - 5 mm).
+static int test_no_ghost_at_an_edge(void)
+{
+    const double r = 0.1, speed = 50, s = sqrt(0.5);
+    for (int inside = 0; inside < 2; ++inside) {
+        fcWorldDef wd = fcDefaultWorldDef();
+        wd.gravity = fcV3(0, 0, 0);
+        fcWorldId w = fcCreateWorld(&wd);
+        fcAddTypedBox(w, fc_staticBody, fcV3(0, 0, 0), fcV3(0.5, 0.5, 0.5), 0, 0.6);
+        double offset = inside ? r - 0.01 : r + 0.01, d = 0.5 + offset * s;  // the path's distance from the edge
+        fcBodyId ball = fcAddSphere(w, fcV3(d - 3 * s, d + 3 * s, 0), r, 1, 0.6, 0);
+        fcVec3 v0 = fcV3(speed * s, -speed * s, 0);
+        ENSURE(fcBody_SetLinearVelocity(ball, v0));
+        double nearest = 1e9;
+        for (int i = 0; i < 12; ++i) {
+            ENSURE(fcWorld_Step(w));
+            fcVec3 p = fcBody_GetPosition(ball);
+            nearest = fmin(nearest, hypot(p.x - 0.5, p.y - 0.5));
+        }
+        fcVec3 v = fcBody_GetLinearVelocity(ball);
+        printf("  a ball at 50 m/s past a box's edge, its path %s: leaves at (%.4f, %.4f) m/s, its centre at least "
+               "%.4f m from the edge\n", inside ? "1 cm inside it" : "1 cm outside it", v.x, v.y, nearest);
+        if (!inside) {
+            ENSURE_NEAR(v.x, v0.x, 1e-12);
+            ENSURE_NEAR(v.y, v0.y, 1e-12);
+        } else {
+            ENSURE(fcVec3_Length(fcVec3_Sub(v, v0)) > 1);
+            ENSURE(nearest >= r - 0.005);
+        }
+        fcDestroyWorld(w);
+    }
+    return 0;
+}
+
 // cases.md case 4 as a real contact: a small frictionless sphere on a frictionless static sphere; the centre
 // moves on a circle of 5 m, so it leaves at cos = 2/3 with v = sqrt(2 g R / 3)
 static int fcRunDome(double h, double* angle, double* speed, double* worstForce, int* releases)
@@ -2207,6 +2245,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_applied_force_gone_at_bounce);
     RUN_TEST(test_missing_points_do_nothing);
     RUN_TEST(test_no_tunnelling);
+    RUN_TEST(test_no_ghost_at_an_edge);
     RUN_TEST(test_skier_leaves_real_dome);
     RUN_TEST(test_incline_rolls_and_slips);
     RUN_TEST(test_cylinder_rolls_at_speed);

@@ -121,6 +121,10 @@ fcReal fcGeometry_Distance(const fcGeometry* a, fcTransform xa, const fcGeometry
 // False when they never touch, or when they overlap at the start (fraction 0).
 bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                           fcReal* fraction, fcVec3* point, fcVec3* normal, int* triangle);
+// Whether convex a, swept by translation (b still), stays farther than `within` from b all the way. False when it
+// comes that close, or when either shape is not convex (a plane, a mesh: not answered).
+bool fcGeometry_SweepMisses(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
+                            fcReal within);
 // AABB of a hull (hull.c) or mesh (mesh.c) in the world (collide.c handles the primitives)
 fcAabb fcHull_ComputeAabb(const fcHull* hull, fcTransform xf);
 fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf);

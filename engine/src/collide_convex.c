@@ -1670,6 +1670,17 @@ static bool fcCast_Visit(int t, void* context)
     return true;
 }
 
+bool fcGeometry_SweepMisses(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
+                            fcReal within)
+{
+    fcConvexStore sa, sb;
+    if (!fcGeometry_IsConvex(a) || !fcGeometry_IsConvex(b) || !fcConvex_Make(&sa, a, xa) || !fcConvex_Make(&sb, b, xb)) return false;
+    sa.c.radius += within;  // a rounded by `within` more: its touch is a coming within `within` of b
+    fcReal t;
+    fcVec3 point, normal;
+    return fcCast_Run(&sa.c, translation, &sb.c, 1, &t, &point, &normal) == 0;
+}
+
 bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                           fcReal* fraction, fcVec3* point, fcVec3* normal, int* triangle)
 {

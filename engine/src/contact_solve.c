@@ -1751,6 +1751,9 @@ FC_SIMD_CLONES static void fcContacts_PositionRowsChunk(void* context, int begin
             const fcMat33* inertias = set->solverInvInertia + set->solverBodyCapacity;  // the position pass's
             fcContacts_GatherInertia(inertias, blk->a, &a);
             fcContacts_GatherInertia(inertias, blk->b, &b);
+        } else {  // unread without rows; GCC's unswitched loop cannot tell (-Wmaybe-uninitialized)
+            memset(a.invInertia, 0, sizeof a.invInertia);
+            memset(b.invInertia, 0, sizeof b.invInertia);
         }
         fcV4 massA = fcV4_Load(blk->invMassA), massB = fcV4_Load(blk->invMassB);
         fcCurveNow now;
