@@ -650,6 +650,30 @@ static int test_no_ghost_at_an_edge(void)
         }
         fcDestroyWorld(w);
     }
+    // only a body nothing else moves within the step keeps its sweep: a ball at 30 m/s turned to (15, 15) by a
+    // frictionless 45 degree wall in its first step must stop at a 2 cm plate across its new path, beside its
+    // straight one (with the plate's points dropped by the sweep along (30, 0) it passed through: y = 0.25)
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.gravity = fcV3(0, 0, 0);
+    fcWorldId w = fcCreateWorld(&wd);
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.friction = 0;
+    fcBodyId wall = fcAddBoxWith(w, fc_staticBody, fcV3(0.0707 + 0.5 * s, -0.0707 - 0.5 * s, 0), fcV3(1, 0.5, 1), 0, sd);
+    ENSURE(fcBody_SetTransform(wall, fcBody_GetPosition(wall), fcQuat_FromAxisAngle(fcV3(0, 0, 1), pi / 4)));
+    fcAddBoxWith(w, fc_staticBody, fcV3(0.2, 0.21, 0), fcV3(0.1, 0.01, 1), 0, sd);
+    fcBodyId ball = fcAddSphere(w, fcV3(-0.001, 0, 0), r, 1, 0, 0);
+    ENSURE(fcBody_SetLinearVelocity(ball, fcV3(30, 0, 0)));
+    double highest = -1;
+    for (int i = 0; i < 6; ++i) {
+        ENSURE(fcWorld_Step(w));
+        highest = fmax(highest, fcBody_GetPosition(ball).y);
+    }
+    fcVec3 v = fcBody_GetLinearVelocity(ball);
+    printf("  a ball turned by a wall toward a plate beside its path: its centre at most at y = %.4f (the plate's face "
+           "at 0.2), then at (%.4f, %.4f) m/s\n", highest, v.x, v.y);
+    ENSURE_LE(highest, 0.2);
+    ENSURE_LE(fabs(v.y), 0.1);  // caught in the corner, not through
+    fcDestroyWorld(w);
     return 0;
 }
 

@@ -24,6 +24,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->pairBodies);
     fcFree(set->pairFlags);
     fcFree(set->bodyMarks);
+    fcFree(set->bodyPairs);
     fcFree(set->touching);
     fcFree(set->solverBodies);
     fcFree(set->solverBodyIndex);
@@ -284,32 +285,46 @@ static fcReal fcContacts_Margin(const fcWorld* world, const fcContact* c)
     return world->def.contactMargin > reach ? world->def.contactMargin : reach;
 }
 
+// a body whose path over the step its velocity, its turning and gravity bound (fcContacts_StayApart): not dynamic
+// (moved by its velocity alone), or dynamic in `pairs` pairs (1: only the pair being swept), unjointed and unpushed
+static bool fcContacts_Alone(const fcWorld* world, const fcBody* b, int pairs)
+{
+    if (b->type != fc_dynamicBody) return true;
+    fcVec3 f = fcBody_StepForce(world, b), t = fcBody_StepTorque(world, b);
+    return pairs == 1 && b->jointCount == 0 && fcVec3_Dot(f, f) == 0 && fcVec3_Dot(t, t) == 0;
+}
+
 // A pair given a speculative margin beyond the world's by its speed: do its shapes touch in this step at all? Its
 // points were found at the step's start with the normal there, and a row linearised there stops any approach
 // along that normal beyond the gap: a ball passing 1 cm beside a box's edge at 50 m/s was caught by the edge's
 // point and thrown off its line (27.5, -4.4 m/s for 35.4, -35.4). The shapes' centres move at their bodies' point
-// velocities; their turns (the spin reach) and gravity move any point at most (spin_a + spin_b) h + |g| h^2 more,
-// so a linear sweep of a rounded by that which never reaches b proves they stay apart (unless the step's other
-// contacts throw one at the other: then the position pass and the next step's points take over). Only a pair
-// whose points slide more than the world's margin across the normal in the step is swept: slower, a point stays
-// on or near its feature over the step and the row at the start is right to first order (S4's falling, toppling
-// boxes: sweeping every fast pair cost 5 % of the step and dropped points the pile's own impulses then needed).
-// Nor is a pair with a jointed body: its path bends within the step with its joints' forces, which no sweep along
-// its velocity bounds (S7's ragdolls: 7500 points dropped, their deepest overlap 4.8 -> 6.4 cm). Planes and meshes
-// are not swept (their points stay).
+// velocities; their turns (the spin reach, and the bend of an off-centre shape's path, under |w|^2 |d| h^2) and
+// gravity move any point at most (spin_a + spin_b) h + (|g| + |w_a|^2 |d_a| + |w_b|^2 |d_b|) h^2 more, so a linear
+// sweep of a rounded by that which never reaches b proves they stay apart. That holds only for bodies nothing else
+// moves within the step (fcContacts_Alone): another contact could turn a body into the pair whose points were
+// dropped (a ball at 30 m/s turned by a wall passed through a 2 cm plate across its new path), and so could its
+// joints (S7's ragdolls: 7500 points dropped, their deepest overlap 4.8 -> 6.4 cm) and the forces applied to it (a
+// push of 600 m/s^2 across its path, in the step it passed an edge, took a ball 9 cm into the box). Only a pair
+// whose points slide more than the world's margin across the normal in the step, and whose approach along it would
+// close its gap, is swept: slower, a point stays on or near its feature and the row at the start is right to first
+// order. Planes and meshes are not swept (their points stay).
 static bool fcContacts_StayApart(const fcWorld* world, const fcContact* c, const fcShape* sa, const fcShape* sb, const fcManifold* m)
 {
     const fcBody* ba = world->bodies + c->bodyA;
     const fcBody* bb = world->bodies + c->bodyB;
-    if (ba->jointCount > 0 || bb->jointCount > 0) return false;
+    const uint8_t* pairs = world->contacts.bodyPairs;
+    if (!fcContacts_Alone(world, ba, pairs[c->bodyA]) || !fcContacts_Alone(world, bb, pairs[c->bodyB])) return false;
     fcReal h = world->def.timestep;
     fcVec3 ca = fcVec3_Scale((fcReal)0.5, fcVec3_Add(sa->aabb.lo, sa->aabb.hi));
     fcVec3 cb = fcVec3_Scale((fcReal)0.5, fcVec3_Add(sb->aabb.lo, sb->aabb.hi));
-    fcVec3 va = fcBody_PointVelocity(ba, fcVec3_Sub(ca, ba->position)), vb = fcBody_PointVelocity(bb, fcVec3_Sub(cb, bb->position));
+    fcVec3 da = fcVec3_Sub(ca, ba->position), db = fcVec3_Sub(cb, bb->position);
+    fcVec3 va = fcBody_PointVelocity(ba, da), vb = fcBody_PointVelocity(bb, db);
     fcVec3 v = fcVec3_Sub(va, vb), across = fcVec3_MulAdd(v, -fcVec3_Dot(v, m->normal), m->normal);
     if (fcVec3_Length(across) * h <= world->def.contactMargin) return false;
     const fcReal* spin = world->contacts.shapeSpinReach;
-    fcReal within = (spin[c->shapeA] + spin[c->shapeB]) * h + fcVec3_Length(world->def.gravity) * h * h;
+    fcReal bend = fcVec3_Dot(ba->angularVelocity, ba->angularVelocity) * fcVec3_Length(da) +
+                  fcVec3_Dot(bb->angularVelocity, bb->angularVelocity) * fcVec3_Length(db);
+    fcReal within = (spin[c->shapeA] + spin[c->shapeB]) * h + (fcVec3_Length(world->def.gravity) + bend) * h * h;
     // a pair whose gap the approach along the normal does not close leaves its rows idle: nothing to sweep
     fcReal gap = m->points[0].separation;
     for (int k = 1; k < m->pointCount; ++k) gap = m->points[k].separation < gap ? m->points[k].separation : gap;
@@ -1072,6 +1087,21 @@ static void fcContacts_NarrowChunk(void* context, int begin, int end)
     }
 }
 
+// fcContactSet.bodyPairs, for fcContacts_StayApart (in slot order, before the narrowphase's threads read it)
+static void fcContacts_CountBodyPairs(fcWorld* world)
+{
+    fcContactSet* set = &world->contacts;
+    if (set->bodyPairsCapacity < world->bodyHigh) {
+        set->bodyPairsCapacity = world->bodyHigh;
+        set->bodyPairs = fcRealloc(set->bodyPairs, (size_t)world->bodyHigh);
+    }
+    memset(set->bodyPairs, 0, (size_t)world->bodyHigh);
+    for (int k = 0; k < 2 * set->high; ++k) {
+        int b = set->pairBodies[k];
+        if (b >= 0 && set->bodyPairs[b] < 2) set->bodyPairs[b] += 1;
+    }
+}
+
 void fcContacts_Collide(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
@@ -1093,6 +1123,7 @@ void fcContacts_Collide(fcWorld* world)
     fcContacts_RefreshProxies(world);
     fcBroadphase_UpdatePairs(&world->broadphase, fcContacts_PairFound, world);
     if (marked) fcContacts_WakeSleepers(world);
+    fcContacts_CountBodyPairs(world);
     set->keepStillPairs = marked && memcmp(&set->keptGravity, &world->def.gravity, sizeof(fcVec3)) == 0;
     set->keptGravity = world->def.gravity;
     double t1 = fcNowMs();

@@ -299,6 +299,8 @@ typedef struct fcContactSet {
     int sleepersToWakeCapacity;
     uint8_t* bodyMarks;           // (bodyMarksCapacity) per body, while some body sleeps: FC_MARK_* bits (contact.c)
     int bodyMarksCapacity;
+    uint8_t* bodyPairs;           // (bodyPairsCapacity) per body, this step: in how many pairs it is, 2 for two or more
+    int bodyPairsCapacity;
     bool keepStillPairs;          // this step's narrowphase keeps the asleep pairs of still bodies (fcContacts_NarrowChunk)
     bool bodiesMarked;            // bodyMarks are this step's (some body sleeps)
     fcVec3 keptGravity;           // the gravity of the last narrowphase (the height keys it kept are along it)
