@@ -1269,7 +1269,7 @@ static bool fcParseExpectation(fcLoader* L, const cJSON* json, int index)
 
 static const char* const fc_sceneKeys[] = {
     "name",     "description", "gravity", "timestep", "duration", "stabilization", "baumgarte", "projection_tolerance",
-    "projection_max_iterations", "sleeping", "contact_substeps", "contact_iterations", "contact_slop", "bodies",
+    "projection_max_iterations", "sleeping", "contact_substeps", "contact_iterations", "contact_slop", "friction_model", "bodies",
     "joints", "springs", "expected"};
 
 // Line and column (1-based) of position p in text.
@@ -1342,6 +1342,14 @@ static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
     if (!fcGetPositive(L, &o, "contact_slop", &slop, true, NULL)) return false;
     if (slop > 1) return fcFail(L, "", "contact_slop", "must be at most 1 m, got %g", slop);
     def.contactSlop = (fcReal)slop;
+    const char* friction = "cone";
+    if (!fcGetString(L, &o, "friction_model", &friction, NULL)) return false;
+    if (strcmp(friction, "cone") != 0 && strcmp(friction, "pyramid") != 0) {
+        char shown[64];
+        fcPrintable(shown, sizeof shown, friction);
+        return fcFail(L, "", "friction_model", "must be cone or pyramid, got \"%s\"", shown);
+    }
+    def.frictionCone = strcmp(friction, "cone") == 0;
     const char* stabilization = "projection";
     if (!fcGetString(L, &o, "stabilization", &stabilization, NULL)) return false;
     if (!fcScene_ParseStabilization(stabilization, &def.stabilization)) {

@@ -479,6 +479,35 @@ static int test_filter_and_sleeping(void)
     return 0;
 }
 
+// friction_model: a plate sliding at 2 m/s and spinning at 10 rad/s (test_contacts' test_spinning_slide_within_the_cone)
+// slides as far as Coulomb's four corners (0.632 m) on the cone, the default; on the pyramid, whose corner gives a
+// point up to sqrt(2) mu lambda_n, it stops after some 0.48 m
+static int test_friction_model(void)
+{
+    const char* json =
+        "{\"sleeping\": false, %s \"bodies\": ["
+        " {\"name\": \"ground\", \"type\": \"static\", \"shapes\": [{\"type\": \"plane\", \"friction\": 0.5}]},"
+        " {\"name\": \"plate\", \"position\": [0, 0, 0.05], \"velocity\": [2, 0, 0], \"angular_velocity\": [0, 0, 10],"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.05], \"density\": 80, \"friction\": 0.5}]}]}";
+    const char* keys[3] = {"", "\"friction_model\": \"cone\",", "\"friction_model\": \"pyramid\","};
+    double slid[3];
+    for (int k = 0; k < 3; ++k) {
+        char text[2048];
+        snprintf(text, sizeof text, json, keys[k]);
+        fcScene s;
+        ENSURE(fcScene_LoadString(text, "friction.json", &s, s_err, sizeof s_err));
+        for (int i = 0; i < 180; ++i) ENSURE(fcWorld_Step(s.world));
+        slid[k] = fcBody_GetPosition(body(&s, "plate")).x;
+        fcScene_Free(&s);
+    }
+    printf("  a plate sliding and spinning: %.4f m (default), %.4f m (cone), %.4f m (pyramid); Coulomb's 0.632 m\n",
+           slid[0], slid[1], slid[2]);
+    ENSURE(slid[0] == slid[1]);
+    ENSURE_NEAR(slid[1], 0.632, 0.03 * 0.632);
+    ENSURE_LE(slid[2], 0.55);
+    return 0;
+}
+
 static int test_joint_contact_keys(void)
 {
     fcScene s;
@@ -648,6 +677,7 @@ static const fcBadCase fc_badStrings[] = {
     {"{\"timestep\": \"fast\"}", "timestep", "expected a number, got a string"},
     {"{\"duration\": 0}", "duration", "must be > 0"},
     {"{\"stabilization\": \"magic\"}", "stabilization", "magic"},
+    {"{\"friction_model\": \"box\"}", "friction_model", "must be cone or pyramid"},
     {"{\"baumgarte\": 2}", "baumgarte", "<= 1"},
     {"{\"projection_max_iterations\": 2.5}", "projection_max_iterations", "whole number"},
     {"{\"gravity\": [0, 0, -1e999]}", "gravity[2]", "finite"},
@@ -980,6 +1010,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_mass_properties);
     RUN_TEST(test_shape_keys);
     RUN_TEST(test_filter_and_sleeping);
+    RUN_TEST(test_friction_model);
     RUN_TEST(test_joint_contact_keys);
     RUN_TEST(test_bad_files);
     RUN_TEST(test_bad_strings);
