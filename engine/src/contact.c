@@ -285,6 +285,10 @@ static fcReal fcContacts_Margin(const fcWorld* world, const fcContact* c)
     return world->def.contactMargin > reach ? world->def.contactMargin : reach;
 }
 
+// fmin and fmax are calls into libm here (their NaN rules keep them from being inlined); the values are finite
+static fcReal fcContacts_Min(fcReal a, fcReal b) { return b < a ? b : a; }
+static fcReal fcContacts_Max(fcReal a, fcReal b) { return b > a ? b : a; }
+
 // a body whose path over the step its velocity, its turning and gravity bound (fcContacts_StayApart): not dynamic
 // (moved by its velocity alone), or dynamic in `pairs` pairs (1: only the pair being swept), unjointed and unpushed
 static bool fcContacts_Alone(const fcWorld* world, const fcBody* b, int pairs)
@@ -327,7 +331,7 @@ static bool fcContacts_StayApart(const fcWorld* world, const fcContact* c, const
     fcReal within = (spin[c->shapeA] + spin[c->shapeB]) * h + (fcVec3_Length(world->def.gravity) + bend) * h * h;
     // a pair whose gap the approach along the normal does not close leaves its rows idle: nothing to sweep
     fcReal gap = m->points[0].separation;
-    for (int k = 1; k < m->pointCount; ++k) gap = m->points[k].separation < gap ? m->points[k].separation : gap;
+    for (int k = 1; k < m->pointCount; ++k) gap = fcContacts_Min(gap, m->points[k].separation);
     if (fcVec3_Dot(v, m->normal) * h + within <= gap) return false;
     return fcGeometry_SweepMisses(&sa->geometry, sa->transform, fcVec3_Scale(h, v), &sb->geometry, sb->transform, within);
 }
@@ -606,10 +610,6 @@ static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape
     fcTransform xf = {b->position, b->orientation};
     return xf;
 }
-
-// fmin and fmax are calls into libm here (their NaN rules keep them from being inlined); the boxes are finite
-static fcReal fcContacts_Min(fcReal a, fcReal b) { return b < a ? b : a; }
-static fcReal fcContacts_Max(fcReal a, fcReal b) { return b > a ? b : a; }
 
 // the box of a moving shape swept over the coming step, d its displacement: a fast body's pairs are found before it
 // reaches them
