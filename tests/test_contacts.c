@@ -2162,6 +2162,49 @@ static int test_spinning_slide_within_the_cone(void)
     return 0;
 }
 
+// A box held by static friction on a turntable (kinematic, omega 2 rad/s; the box's centre at r = 1 m, mu 0.8: omega^2
+// r = 4 m/s^2 of the 7.85 that friction can give) turns with it. Its friction rows ask for the relative velocity that
+// brings the contact's material points together as the integrator moves them (contact.h): asking for zero, the box
+// moved outward by about r (omega h)^2 / 2 a step, 0.47 m in 10 s (and left the table at omega 3, r 0.5 m). Over 20 s
+// at 60 Hz: the radius within 1 mm, the box turned with the table to 2e-3 rad (it leans by 1e-3 within the slop), and
+// the contact force m omega^2 r towards the axis, and m g up, to 1 %. At omega 3.2 (10.2 m/s^2, more than mu g) the box
+// slides off.
+static int test_turntable_holds_a_box(void)
+{
+    const double omegas[] = {2, 3.2}, r = 1, m = 1, mu = 0.8;
+    for (int k = 0; k < 2; ++k) {
+        double omega = omegas[k];
+        fcWorldId w = fcMakeWorld(1.0 / 60, false);
+        fcBodyId table = fcAddTypedBox(w, fc_kinematicBody, fcV3(0, 0, -0.05), fcV3(3, 3, 0.05), 0, mu);
+        ENSURE(fcBody_SetAngularVelocity(table, fcV3(0, 0, omega)));
+        fcBodyId box = fcAddBox(w, fcV3(r, 0, 0.1), fcV3(0.1, 0.1, 0.1), m, mu);
+        ENSURE(fcBody_SetLinearVelocity(box, fcV3(0, omega * r, 0)));
+        ENSURE(fcBody_SetAngularVelocity(box, fcV3(0, 0, omega)));
+        double off = 0, turned = 0;
+        for (int i = 0; i < (k == 0 ? 1200 : 300); ++i) {
+            ENSURE(fcWorld_Step(w));
+            fcVec3 x = fcBody_GetPosition(box);
+            fcQuat q = fcQuat_Mul(fcQuat_Conj(fcBody_GetOrientation(table)), fcBody_GetOrientation(box));
+            off = fmax(off, fabs(hypot(x.x, x.y) - r));
+            turned = fmax(turned, 2 * asin(fmin(1, sqrt(q.x * q.x + q.y * q.y + q.z * q.z))));
+        }
+        fcVec3 x = fcBody_GetPosition(box), f = fcContactForce(box, table);
+        double inward = -(f.x * x.x + f.y * x.y) / hypot(x.x, x.y);
+        printf("  turntable at %g rad/s: the radius at most %.3g m off, turned %.3g rad against the table; force %.5g N "
+               "inward (m omega^2 r = %.5g N), %.5g N up\n", omega, off, turned, inward, m * omega * omega * r, f.z);
+        if (k == 0) {
+            ENSURE_LE(off, 1e-3);
+            ENSURE_LE(turned, 2e-3);
+            ENSURE_NEAR(inward, m * omega * omega * r, 0.01 * m * omega * omega * r);
+            ENSURE_NEAR(f.z, m * g, 0.01 * m * g);
+        } else {
+            ENSURE(off > 1);  // slid off the table
+        }
+        fcDestroyWorld(w);
+    }
+    return 0;
+}
+
 // the corner of the box (centre p, turn q, half extents half) on its bottom face nearest to the point in x and y
 static fcVec3 fcBottomCorner(fcVec3 p, fcQuat q, fcVec3 half, fcVec3 point)
 {
@@ -2299,6 +2342,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);
     RUN_TEST(test_spinning_slide_within_the_cone);
+    RUN_TEST(test_turntable_holds_a_box);
     RUN_TEST(test_resting_pair_keeps_its_points);
     return fc_testFailures ? 1 : 0;
 }

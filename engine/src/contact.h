@@ -21,6 +21,18 @@
 #define FC_CONTACT_SETTLED 0.01
 #define FC_CONTACT_MOST_SWEEPS 2
 
+// The chord of a turn (docs/physics.md, 4d). A sticking contact's friction rows ask that its two material points stay
+// together, but of the velocities (J v = 0), while the integrator moves a body's centre along a straight line,
+// x += h v, and turns it by exp(h w): for two bodies carried round together at w the offset of their centres
+// r = x_b - x_a turns by R(h w), and after the substep the points are apart by
+//   (R(h w) - I) r - h w x r = a (w x r) + b w x (w x r),  a = sin(|w| h) / |w| - h,  b = (1 - cos(|w| h)) / |w|^2,
+// of order h^2 |w|^2 |r| (the centripetal part). Asked for zero, a box held by static friction on a turntable
+// (omega^2 r < mu g) moved outward by about r (omega h)^2 / 2 a step and left the table (omega 3 rad/s, r 0.5 m,
+// mu 0.8 at 60 Hz: off it after 7 s). So the friction rows ask for the tangential part of that difference over h,
+// w being the angular velocity of the body that turns slower (none for a wheel on static ground: its spin rolls, it
+// carries nothing round), at the substep's poses (contact_solve.c, fcContacts_ChordTargets). Not for round surfaces
+// (fcContactCurve4), whose rows follow the surface every substep.
+
 typedef struct fcContactPoint {
     fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)
     fcVec3 rA, rB;            // the same in the world frame at the start of the step
@@ -165,6 +177,10 @@ typedef struct fcContactBlock {
     // release dating, per substep: a manifold's sum of lambda_n in its last loaded substep and that substep (-1: the
     // last step's), and when the load fell to zero after it (substeps from the step's start, -1: it has not)
     fcReal load[FC_LANES], loadSubstep[FC_LANES], letGo[FC_LANES];
+    // the chord of a turn (above): x_b - x_a at the collide stage, 1 where the lane takes it (not round surfaces), and
+    // the substep's tangential velocities the friction rows ask for (0 elsewhere)
+    fcReal offset0[3][FC_LANES], chord[FC_LANES];
+    fcReal frictionTarget[2][FC_LANES];
     int endEvents[FC_LANES];  // after the step, per lane: the fcContacts_EndStep events to report (FC_END_* bits)
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;

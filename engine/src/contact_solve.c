@@ -1127,6 +1127,9 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             fcContacts_PutVec3(blk->tangent[1][0], l, m ? m->tangent[1] : zero);
             blk->friction[l] = m ? c->friction : 0;
             blk->restitution[l] = m ? c->restitution : 0;
+            // x_b - x_a at the collide stage, from a point's arms (each point's rA - rB)
+            fcContacts_PutVec3(blk->offset0[0], l, m && m->pointCount > 0 ? fcVec3_Sub(m->points[0].rA, m->points[0].rB) : zero);
+            blk->chord[l] = m ? 1 : 0;
             if (m && m->pointCount > points) points = m->pointCount;
             blk->lanePoints[l] = m ? m->pointCount : 0;
         }
@@ -1164,7 +1167,10 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             const fcContact* c = blk->contact[l];
             const fcContactManifold* m = blk->manifold[l];
             fcContacts_ResetRelease(blk, l);
-            if (cv && cv->kind[l] != fc_curveNone) fcContacts_SetCurveLane(world, cv, l, c, m);
+            if (cv && cv->kind[l] != fc_curveNone) {
+                fcContacts_SetCurveLane(world, cv, l, c, m);
+                blk->chord[l] = 0;  // its rows follow the surface every substep
+            }
             if (spin) {
                 fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
                 fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
@@ -1274,6 +1280,43 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
     }
 }
 
+// The chord velocity's correction (contact.h) for the offset r = x_b - x_a carried round at w: (R(h w) - I) r / h -
+// w x r_0 = a (w x r) + b w x (w x r) + w x (r - r_0), r at the substep's poses and r_0 the collide stage's (the rows'
+// lever arms stay the collide stage's through the step, so their J v takes the collide stage's arms); a = sin(t) / t - 1
+// and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series to t^8 (t^2 taken at most 4: two radians a substep; a
+// body turning faster has no contact model worth the name)
+FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4 h)
+{
+    fcV4 t2 = fcV4_Min(fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h)), fcV4_Splat(4));
+    fcV4 one = fcV4_Splat(1);
+    // sin(t) / t - 1 = -t^2 / 6 (1 - t^2 / 20 (1 - t^2 / 42 (1 - t^2 / 72)))
+    fcV4 a = fcV4_Sub(one, fcV4_Mul(t2, fcV4_Splat(1.0 / 72)));
+    a = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 42)), a));
+    a = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 20)), a));
+    a = fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(-1.0 / 6)), a);
+    // (1 - cos(t)) / t^2 = 1 / 2 (1 - t^2 / 12 (1 - t^2 / 30 (1 - t^2 / 56 (1 - t^2 / 90))))
+    fcV4 b = fcV4_Sub(one, fcV4_Mul(t2, fcV4_Splat(1.0 / 90)));
+    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 56)), b));
+    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 30)), b));
+    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 12)), b));
+    b = fcV4_Mul(fcV4_Mul(fcV4_Splat(0.5), h), b);
+    fcVec3x4 wr = fcVec3x4_Cross(w, r);
+    fcVec3x4 e = fcVec3x4_Add(fcVec3x4_Scale(a, wr), fcVec3x4_Scale(b, fcVec3x4_Cross(w, wr)));
+    return fcVec3x4_Add(e, fcVec3x4_Cross(w, fcVec3x4_Sub(r, r0)));
+}
+
+// The friction rows' target velocities at the substep's poses: t_k . the chord's correction of the offset x_b - x_a
+// carried round by the body that turns slower (the turntable's, not a wheel's own spin), zero where the lane does not
+// take it (contact.h)
+FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h)
+{
+    fcV4 slower = fcV4_Greater(fcVec3x4_Dot(vb->w, vb->w), fcVec3x4_Dot(va->w, va->w), fcV4_Splat(1), fcV4_Splat(0));
+    fcVec3x4 w = fcVec3x4_Select(slower, va->w, vb->w);
+    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), fcVec3x4_Load(blk->offset0[0]), h);
+    fcV4 chord = fcV4_Load(blk->chord);
+    for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(chord, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
+}
+
 FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
@@ -1342,6 +1385,7 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             }
         }
         fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h);
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
