@@ -125,6 +125,9 @@ bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translatio
 // comes that close, or when either shape is not convex (a plane, a mesh: not answered).
 bool fcGeometry_SweepMisses(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                             fcReal within);
+// How far a convex shape reaches along the unit direction dir: max over its points x of dir . x (world); INFINITY for a
+// plane or a mesh (collide_convex.c)
+fcReal fcGeometry_Extent(const fcGeometry* g, fcTransform xf, fcVec3 dir);
 // AABB of a hull (hull.c) or mesh (mesh.c) in the world (collide.c handles the primitives)
 fcAabb fcHull_ComputeAabb(const fcHull* hull, fcTransform xf);
 fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf);

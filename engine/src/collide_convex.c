@@ -1670,6 +1670,13 @@ static bool fcCast_Visit(int t, void* context)
     return true;
 }
 
+fcReal fcGeometry_Extent(const fcGeometry* g, fcTransform xf, fcVec3 dir)
+{
+    fcConvexStore s;
+    if (!fcGeometry_IsConvex(g) || !fcConvex_Make(&s, g, xf)) return INFINITY;
+    return fcVec3_Dot(dir, fcConvex_Support(&s.c, dir)) + s.c.radius;
+}
+
 bool fcGeometry_SweepMisses(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                             fcReal within)
 {

@@ -317,6 +317,8 @@ typedef struct fcContactSet {
     int bodyMarksCapacity;
     uint8_t* bodyPairs;           // (bodyPairsCapacity) per body, this step: in how many pairs it is, 2 for two or more
     int bodyPairsCapacity;
+    int* seamScratch;             // (seamScratchCapacity) fcContacts_DropSeams' (body, pair slot) list
+    int seamScratchCapacity;
     bool keepStillPairs;          // this step's narrowphase keeps the asleep pairs of still bodies (fcContacts_NarrowChunk)
     bool bodiesMarked;            // bodyMarks are this step's (some body sleeps)
     fcVec3 keptGravity;           // the gravity of the last narrowphase (the height keys it kept are along it)
