@@ -1130,6 +1130,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             // x_b - x_a at the collide stage, from a point's arms (each point's rA - rB)
             fcContacts_PutVec3(blk->offset0[0], l, m && m->pointCount > 0 ? fcVec3_Sub(m->points[0].rA, m->points[0].rB) : zero);
             blk->chord[l] = m ? 1 : 0;
+            blk->armsKept[l] = 1;
             if (m && m->pointCount > points) points = m->pointCount;
             blk->lanePoints[l] = m ? m->pointCount : 0;
         }
@@ -1169,7 +1170,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             fcContacts_ResetRelease(blk, l);
             if (cv && cv->kind[l] != fc_curveNone) {
                 fcContacts_SetCurveLane(world, cv, l, c, m);
-                blk->chord[l] = 0;  // its rows follow the surface every substep
+                blk->armsKept[l] = 0;  // its rows' arms follow the surface every substep
             }
             if (spin) {
                 fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
@@ -1281,11 +1282,11 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
 }
 
 // The chord velocity's correction (contact.h) for the offset r = x_b - x_a carried round at w: (R(h w) - I) r / h -
-// w x r_0 = a (w x r) + b w x (w x r) + w x (r - r_0), r at the substep's poses and r_0 the collide stage's (the rows'
-// lever arms stay the collide stage's through the step, so their J v takes the collide stage's arms); a = sin(t) / t - 1
-// and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series to t^8 (t^2 taken at most 4: two radians a substep; a
-// body turning faster has no contact model worth the name)
-FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4 h)
+// w x r = a (w x r) + b w x (w x r), a = sin(t) / t - 1 and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series
+// to t^8 (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway). Where the rows'
+// lever arms stay the collide stage's through the step (kept: 1), their J v takes w x r_0 (r_0 the collide stage's
+// offset), and the correction is w x (r - r_0) more.
+FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4 kept, fcV4 h)
 {
     fcV4 t2 = fcV4_Min(fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h)), fcV4_Splat(4));
     fcV4 one = fcV4_Splat(1);
@@ -1302,19 +1303,22 @@ FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4
     b = fcV4_Mul(fcV4_Mul(fcV4_Splat(0.5), h), b);
     fcVec3x4 wr = fcVec3x4_Cross(w, r);
     fcVec3x4 e = fcVec3x4_Add(fcVec3x4_Scale(a, wr), fcVec3x4_Scale(b, fcVec3x4_Cross(w, wr)));
-    return fcVec3x4_Add(e, fcVec3x4_Cross(w, fcVec3x4_Sub(r, r0)));
+    return fcVec3x4_Add(e, fcVec3x4_Scale(kept, fcVec3x4_Cross(w, fcVec3x4_Sub(r, r0))));
 }
 
 // The friction rows' target velocities at the substep's poses: t_k . the chord's correction of the offset x_b - x_a
-// carried round by the body that turns slower (the turntable's, not a wheel's own spin), zero where the lane does not
-// take it (contact.h)
+// carried round by the body of the pair that contacts do not move (static or kinematic: a turntable); zero between two
+// dynamic bodies. There neither body's turn is the pair's: a wheel on a spinning plate rolls on it, and two tumbling
+// limbs share none; and at the rows' kept arms the impulses of a persistent friction carry a moment (r - r_0) x F
+// in every substep but the first (a box held on a free spinning plate spun the plate up, its energy +65 % in 300 s).
 FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h)
 {
-    fcV4 slower = fcV4_Greater(fcVec3x4_Dot(vb->w, vb->w), fcVec3x4_Dot(va->w, va->w), fcV4_Splat(1), fcV4_Splat(0));
-    fcVec3x4 w = fcVec3x4_Select(slower, va->w, vb->w);
-    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), fcVec3x4_Load(blk->offset0[0]), h);
-    fcV4 chord = fcV4_Load(blk->chord);
-    for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(chord, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
+    fcV4 stillA = fcV4_Greater(fcV4_Load(blk->invMassA), zero, zero, one), stillB = fcV4_Greater(fcV4_Load(blk->invMassB), zero, zero, one);
+    fcVec3x4 w = fcVec3x4_Select(stillA, va->w, vb->w);
+    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), fcVec3x4_Load(blk->offset0[0]), fcV4_Load(blk->armsKept), h);
+    fcV4 takes = fcV4_Mul(fcV4_Load(blk->chord), fcV4_Max(stillA, stillB));
+    for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
 }
 
 FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int end)
