@@ -374,6 +374,19 @@ static double fcExactAllWeight(const fcScene* scene, const fcViewFrame* f, int b
     return m * fcVec3_Length(fcWorld_GetGravity(scene->world)) - held;
 }
 
+// A box held by static friction on the turntable (turntable.json): its contact force is its weight and the pull
+// towards the axis, m sqrt(g^2 + (omega^2 r)^2), r its distance from the axis and omega the table's turn
+static double fcExactTurntable(const fcScene* scene, const fcViewFrame* f, int body)
+{
+    (void)f;
+    int table = fcScene_FindBody(scene, "table");
+    if (body < 0 || table < 0) return NAN;
+    fcVec3 x = fcVec3_Sub(fcBody_GetPosition(scene->bodies[body]), fcBody_GetPosition(scene->bodies[table]));
+    double omega = fcBody_GetAngularVelocity(scene->bodies[table]).z, g = fcVec3_Length(fcWorld_GetGravity(scene->world));
+    double pull = omega * omega * sqrt(x.x * x.x + x.y * x.y);
+    return fcBody_GetMass(scene->bodies[body]) * sqrt(g * g + pull * pull);
+}
+
 static const fcExactCurve fc_exactCurves[] = {
     {"pendulum", "pivot", "exact 3 m g cos(theta)", fcExactPendulum, NULL},
     {"atwood", "string", "exact 2 m1 m2 g / (m1 + m2)", fcExactAtwood, NULL},
@@ -398,6 +411,7 @@ static const fcExactCurve fc_exactCurves[] = {
     {"heavy_on_light", NULL, "exact m g (its own weight)", fcExactWeight, "safe"},
     {"heavy_on_light", "rail", "exact (m + M) g", fcExactConstant, NULL},
     {"stacks", NULL, "exact: the weight of all 18 bodies", fcExactAllWeight, "ground"},
+    {"turntable", NULL, "exact m sqrt(g^2 + (omega^2 r)^2)", fcExactTurntable, "box3"},
     {"stacks", NULL, "exact m g (its own weight)", fcExactWeight, "cyl5"},
 };
 
@@ -941,6 +955,7 @@ static const fcDemoInfo fc_demos[] = {
     {"skier", "a skier on a frictionless dome: normal force m g (3 cos(theta) - 2), lets go at 48.19 deg", fc_plotForce, 0, 0, NULL, NULL},
     {"stacks", "towers of six cylinders, hull cubes and boxes standing on a triangle mesh; the ground carries them all", fc_plotForce, -0.3f, 0.3f, NULL, "ground cyl5"},
     {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
+    {"turntable", "four boxes on a turntable at 2 rad/s: friction holds the three inner ones for good; the outer one slides off", fc_plotForce, 0, 0.35f, NULL, "box1 box2 box3"},
 };
 
 static const fcDemoInfo* fcDemoFind(const char* name)
