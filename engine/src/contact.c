@@ -5,7 +5,6 @@
 #include "solver.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 void fcContacts_Free(fcContactSet* set)
@@ -27,6 +26,7 @@ void fcContacts_Free(fcContactSet* set)
     fcFree(set->bodyMarks);
     fcFree(set->bodyPairs);
     fcFree(set->seamScratch);
+    fcFree(set->seamHead);
     fcFree(set->touching);
     fcFree(set->solverBodies);
     fcFree(set->solverBodyIndex);
@@ -1109,11 +1109,13 @@ static void fcContacts_CountBodyPairs(fcWorld* world)
 // the slop deep: its point stopped the box (at 5 m/s on tiles of 1 m the box tripped at the first seam, rose 18 cm,
 // turned at 7 rad/s and stopped after 1.7 m of the 12.7 it slides). A pair of a body with a shape that does not move
 // is a seam when the body has another such pair that touches (its normal n out of that shape, towards the body, and
-// its plane through the surface points), the shape reaches no higher along n than that plane and the slop (a tile
-// of the same floor, not a wall), and the points lie within the slop of the plane, along a normal that is not n.
-// Its points are left out for the step: the body slides on; once over the next tile its narrowphase finds that
-// tile's top face (the overlap across is then the larger). A step up lower than the slop is climbed, as it would
-// be at the tile's corner. Convex shapes only (a mesh reaches everywhere: fcGeometry_Extent).
+// its plane through the surface points), the shape reaches no higher along n than that plane (within
+// FC_SEAM_FLUSH of the slop: a tile of the same floor, not a wall nor a curb, however low: a curb lower than the slop
+// would be entered and not climbed, since an overlap within the slop is left alone), and the points lie within the
+// slop of the plane, along a normal that is not n. Its points are left out for the step: the body slides on; once
+// over the next tile its narrowphase finds that tile's top face (the overlap across is then the larger). Convex
+// shapes only (a mesh reaches everywhere: fcGeometry_Extent).
+#define FC_SEAM_FLUSH 0.01
 static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c1, const fcContactManifold* m1, const fcContact* c2,
                               const fcContactManifold* m2)
 {
@@ -1132,7 +1134,7 @@ static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c
     }
     if (!touching) return false;
     const fcShape* shape = world->shapes + (c2->bodyA == body ? c2->shapeB : c2->shapeA);
-    if (fcGeometry_Extent(&shape->geometry, fcContacts_ShapeTransform(world, shape), n1) > plane + slop) return false;
+    if (fcGeometry_Extent(&shape->geometry, fcContacts_ShapeTransform(world, shape), n1) > plane + FC_SEAM_FLUSH * slop) return false;
     for (int i = 0; i < m2->pointCount; ++i) {
         const fcContactPoint* p = m2->points + i;
         fcVec3 q = fcVec3_MulAdd(fcVec3_Add(world->bodies[c2->bodyA].position, p->rA), -0.5 * p->separation, n2);
@@ -1141,18 +1143,12 @@ static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c
     return true;
 }
 
-static int fcContacts_CompareSeamKeys(const void* a, const void* b)
-{
-    const int* x = a;
-    const int* y = b;
-    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
-}
-
-// After the narrowphase, in slot order: the seams' points left out (fcContacts_IsSeam)
+// After the narrowphase, in slot order: the seams' points left out (fcContacts_IsSeam). The pairs between an awake
+// dynamic body in two or more pairs and a shape that does not move are listed, each body's chained from its last
+// (seamHead, per body, and the list's next), and the bodies with two or more such pairs are looked at.
 static void fcContacts_DropSeams(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    // (body, slot) of each pair with points between an awake dynamic body in two or more pairs and a shape that does not move
     int count = 0;
     for (int ci = 0; ci < set->high; ++ci) {
         if (!(set->slotState[ci] & FC_SLOT_IN_USE) || !(set->slotState[ci] & FC_SLOT_MANIFOLDS)) continue;
@@ -1162,34 +1158,43 @@ static void fcContacts_DropSeams(fcWorld* world)
         if (movesA == movesB) continue;
         int body = movesA ? a : b;
         if (set->bodyPairs[body] < 2 || world->bodies[body].asleep) continue;
-        if (2 * count + 2 > set->seamScratchCapacity) {
-            set->seamScratchCapacity = 2 * set->seamScratchCapacity + 64;
+        if (3 * count + 3 > set->seamScratchCapacity) {
+            set->seamScratchCapacity = 2 * set->seamScratchCapacity + 96;
             set->seamScratch = fcRealloc(set->seamScratch, sizeof(int) * (size_t)set->seamScratchCapacity);
         }
-        set->seamScratch[2 * count] = body;
-        set->seamScratch[2 * count + 1] = ci;
+        set->seamScratch[3 * count] = body;
+        set->seamScratch[3 * count + 1] = ci;
         count += 1;
     }
     if (count < 2) return;
-    int* keys = set->seamScratch;
-    qsort(keys, (size_t)count, 2 * sizeof(int), fcContacts_CompareSeamKeys);
-    for (int first = 0, end; first < count; first = end) {
-        for (end = first + 1; end < count && keys[2 * end] == keys[2 * first]; ++end) {}
-        int body = keys[2 * first];
-        for (int i = first; i < end && end - first >= 2; ++i) {
-            fcContact* c2 = fcContacts_Pair(set, keys[2 * i + 1]);
+    if (set->seamHeadCapacity < world->bodyHigh) {
+        set->seamHeadCapacity = world->bodyHigh;
+        set->seamHead = fcRealloc(set->seamHead, sizeof(int) * (size_t)set->seamHeadCapacity);
+    }
+    int* list = set->seamScratch;  // per entry: body, pair slot, the body's entry before (-1: none)
+    int* head = set->seamHead;
+    for (int i = 0; i < count; ++i) head[list[3 * i]] = -1;
+    for (int i = 0; i < count; ++i) {
+        list[3 * i + 2] = head[list[3 * i]];
+        head[list[3 * i]] = i;
+    }
+    for (int i = 0; i < count; ++i) {
+        int body = list[3 * i];
+        if (head[body] != i || list[3 * i + 2] < 0) continue;  // once a body, from its last entry; two or more
+        for (int e2 = i; e2 >= 0; e2 = list[3 * e2 + 2]) {
+            fcContact* c2 = fcContacts_Pair(set, list[3 * e2 + 1]);
             if (c2->manifoldCount != 1) continue;  // a convex pair's one manifold
             bool seam = false;
-            for (int j = first; j < end && !seam; ++j) {
-                const fcContact* c1 = fcContacts_Pair(set, keys[2 * j + 1]);
-                for (int m = 0; j != i && m < c1->manifoldCount && !seam; ++m)
+            for (int e1 = i; e1 >= 0 && !seam; e1 = list[3 * e1 + 2]) {
+                const fcContact* c1 = fcContacts_Pair(set, list[3 * e1 + 1]);
+                for (int m = 0; e1 != e2 && m < c1->manifoldCount && !seam; ++m)
                     seam = fcContacts_IsSeam(world, body, c1, c1->manifolds + m, c2, c2->manifolds);
             }
             if (!seam) continue;
             c2->manifolds[0].pointCount = 0;
             c2->manifoldCount = 0;
             c2->keepable = false;
-            set->slotState[keys[2 * i + 1]] = fcContacts_SlotState(c2);
+            set->slotState[list[3 * e2 + 1]] = fcContacts_SlotState(c2);
         }
     }
 }

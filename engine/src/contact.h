@@ -317,8 +317,10 @@ typedef struct fcContactSet {
     int bodyMarksCapacity;
     uint8_t* bodyPairs;           // (bodyPairsCapacity) per body, this step: in how many pairs it is, 2 for two or more
     int bodyPairsCapacity;
-    int* seamScratch;             // (seamScratchCapacity) fcContacts_DropSeams' (body, pair slot) list
+    int* seamScratch;             // (seamScratchCapacity) fcContacts_DropSeams' list of (body, pair slot, next)
     int seamScratchCapacity;
+    int* seamHead;                // (seamHeadCapacity) per body, its last entry in that list
+    int seamHeadCapacity;
     bool keepStillPairs;          // this step's narrowphase keeps the asleep pairs of still bodies (fcContacts_NarrowChunk)
     bool bodiesMarked;            // bodyMarks are this step's (some body sleeps)
     fcVec3 keptGravity;           // the gravity of the last narrowphase (the height keys it kept are along it)
