@@ -1135,10 +1135,15 @@ static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c
     if (!touching) return false;
     const fcShape* shape = world->shapes + (c2->bodyA == body ? c2->shapeB : c2->shapeA);
     if (fcGeometry_Extent(&shape->geometry, fcContacts_ShapeTransform(world, shape), n1) > plane + FC_SEAM_FLUSH * slop) return false;
+    // The points at the plane's level; any depth below it where the body's shape is the one resting on the plane:
+    // convex, it lies above the plane (to its overlap), so a point far below is one it cannot reach, a lower tile's side
+    // face found across the gap (a floor stepping down 2 mm a tile tripped a box at 5 m/s on such a point)
+    bool sameShape = (c1->bodyA == body ? c1->shapeA : c1->shapeB) == (c2->bodyA == body ? c2->shapeA : c2->shapeB);
     for (int i = 0; i < m2->pointCount; ++i) {
         const fcContactPoint* p = m2->points + i;
         fcVec3 q = fcVec3_MulAdd(fcVec3_Add(world->bodies[c2->bodyA].position, p->rA), -0.5 * p->separation, n2);
-        if (FC_FABS(fcVec3_Dot(n1, q) - plane) > slop) return false;
+        fcReal height = fcVec3_Dot(n1, q) - plane;
+        if (height > slop || (!sameShape && height < -slop)) return false;
     }
     return true;
 }
