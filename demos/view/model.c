@@ -955,6 +955,7 @@ static const fcDemoInfo fc_demos[] = {
     {"skier", "a skier on a frictionless dome: normal force m g (3 cos(theta) - 2), lets go at 48.19 deg", fc_plotForce, 0, 0, NULL, NULL},
     {"stacks", "towers of six cylinders, hull cubes and boxes standing on a triangle mesh; the ground carries them all", fc_plotForce, -0.3f, 0.3f, NULL, "ground cyl5"},
     {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
+    {"tiles", "a box and a ball crossing the seams of a floor of flush static boxes: no bump, no trip", fc_plotForce, 0, 0.3f, NULL, "box ball"},
     {"turntable", "four boxes on a turntable at 2 rad/s: friction holds the three inner ones for good; the outer one slides off", fc_plotForce, 0, 0.35f, NULL, "box1 box2 box3"},
 };
 
