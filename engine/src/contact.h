@@ -176,11 +176,12 @@ typedef struct fcContactBlock {
     // release dating, per substep: a manifold's sum of lambda_n in its last loaded substep and that substep (-1: the
     // last step's), and when the load fell to zero after it (substeps from the step's start, -1: it has not)
     fcReal load[FC_LANES], loadSubstep[FC_LANES], letGo[FC_LANES];
-    // the chord of a turn (above): x_b - x_a at the collide stage, 1 for a lane with a manifold, 1 where its rows keep
-    // the collide stage's lever arms through the step (0: a round surface's, measured every substep), and the
-    // substep's tangential velocities the friction rows ask for (0 where none)
-    fcReal offset0[3][FC_LANES], chord[FC_LANES], armsKept[FC_LANES];
+    // the chord of a turn (above): x_b - x_a at the collide stage, 1 where a lane's rows keep the collide stage's lever
+    // arms through the step (0: a round surface's, measured every substep), and the substep's tangential velocities
+    // the friction rows ask for (0 where none; all zero unless `turns`: some lane has a kinematic body)
+    fcReal offset0[3][FC_LANES], armsKept[FC_LANES];
     fcReal frictionTarget[2][FC_LANES];
+    bool turns;
     int endEvents[FC_LANES];  // after the step, per lane: the fcContacts_EndStep events to report (FC_END_* bits)
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;

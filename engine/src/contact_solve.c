@@ -1119,6 +1119,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
         fcContacts_PrefetchManifolds(set, bi, task->first + end, false);
         fcContactBlock* blk = set->blocks + bi;
         int points = 0;
+        bool turns = false;
         for (int l = 0; l < FC_LANES; ++l) {
             const fcContact* c = blk->contact[l];
             const fcContactManifold* m = blk->manifold[l];
@@ -1129,13 +1130,15 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             blk->restitution[l] = m ? c->restitution : 0;
             // x_b - x_a at the collide stage, from a point's arms (each point's rA - rB)
             fcContacts_PutVec3(blk->offset0[0], l, m && m->pointCount > 0 ? fcVec3_Sub(m->points[0].rA, m->points[0].rB) : zero);
-            blk->chord[l] = m ? 1 : 0;
             blk->armsKept[l] = 1;
+            turns = turns || (m && (world->bodies[c->bodyA].type == fc_kinematicBody || world->bodies[c->bodyB].type == fc_kinematicBody));
             if (m && m->pointCount > points) points = m->pointCount;
             blk->lanePoints[l] = m ? m->pointCount : 0;
         }
         blk->points = points;
         blk->rowsPrepared = false;
+        blk->turns = turns;  // else its friction targets stay zero (fcContacts_ChordTargets)
+        memset(blk->frictionTarget, 0, sizeof blk->frictionTarget);
         fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
         for (int i = 0; i < points; ++i) {
             fcContactPoint4* sp = blk->point + i;
@@ -1306,9 +1309,9 @@ FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4
     return fcVec3x4_Add(e, fcVec3x4_Scale(kept, fcVec3x4_Cross(w, fcVec3x4_Sub(r, r0))));
 }
 
-// The friction rows' target velocities at the substep's poses: t_k . the chord's correction of the offset x_b - x_a
-// carried round by the body of the pair that contacts do not move (static or kinematic: a turntable); zero between two
-// dynamic bodies. There neither body's turn is the pair's: a wheel on a spinning plate rolls on it, and two tumbling
+// The friction rows' target velocities at the substep's poses, for a block with a kinematic body: t_k . the chord's
+// correction of the offset x_b - x_a carried round by the body of the pair that contacts do not move (static or
+// kinematic: a turntable); zero between two dynamic bodies, and in an empty lane (its tangents are zero). There neither body's turn is the pair's: a wheel on a spinning plate rolls on it, and two tumbling
 // limbs share none; and at the rows' kept arms the impulses of a persistent friction carry a moment (r - r_0) x F
 // in every substep but the first (a box held on a free spinning plate spun the plate up, its energy +65 % in 300 s).
 FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h)
@@ -1317,7 +1320,7 @@ FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVe
     fcV4 stillA = fcV4_Greater(fcV4_Load(blk->invMassA), zero, zero, one), stillB = fcV4_Greater(fcV4_Load(blk->invMassB), zero, zero, one);
     fcVec3x4 w = fcVec3x4_Select(stillA, va->w, vb->w);
     fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), fcVec3x4_Load(blk->offset0[0]), fcV4_Load(blk->armsKept), h);
-    fcV4 takes = fcV4_Mul(fcV4_Load(blk->chord), fcV4_Max(stillA, stillB));
+    fcV4 takes = fcV4_Max(stillA, stillB);
     for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
 }
 
@@ -1389,7 +1392,7 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             }
         }
         fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
-        fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h);
+        if (blk->turns) fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h);
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
