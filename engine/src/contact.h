@@ -28,9 +28,9 @@
 //   (R(h w) - I) r - h w x r = a (w x r) + b w x (w x r),  a = sin(|w| h) / |w| - h,  b = (1 - cos(|w| h)) / |w|^2,
 // of order h^2 |w|^2 |r| (the centripetal part). Asked for zero, a box held by static friction on a turntable
 // (omega^2 r < mu g) moved outward by about r (omega h)^2 / 2 a step and left the table (omega 3 rad/s, r 0.5 m,
-// mu 0.8 at 60 Hz: off it after 7 s). So the friction rows ask for the tangential part of that difference over h, at
-// the substep's poses, w being that of the pair's static or kinematic body; between two dynamic bodies, none
-// (contact_solve.c, fcContacts_ChordTargets).
+// mu 0.8 at 60 Hz: off it after 7 s; on a 200 kg table turned by a hinge motor, after 17 s). So the friction rows ask
+// for the tangential part of that difference over h, at the substep's poses, w being the pair's turn: its still
+// body's, else its two bodies' weighed by their inverse masses (contact_solve.c, fcContacts_ChordTargets).
 
 typedef struct fcContactPoint {
     fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)
@@ -176,12 +176,8 @@ typedef struct fcContactBlock {
     // release dating, per substep: a manifold's sum of lambda_n in its last loaded substep and that substep (-1: the
     // last step's), and when the load fell to zero after it (substeps from the step's start, -1: it has not)
     fcReal load[FC_LANES], loadSubstep[FC_LANES], letGo[FC_LANES];
-    // the chord of a turn (above): x_b - x_a at the collide stage, 1 where a lane's rows keep the collide stage's lever
-    // arms through the step (0: a round surface's, measured every substep), and the substep's tangential velocities
-    // the friction rows ask for (0 where none; all zero unless `turns`: some lane has a kinematic body)
-    fcReal offset0[3][FC_LANES], armsKept[FC_LANES];
+    // the chord of a turn (above): the substep's tangential velocities the friction rows ask for (zero on the ground)
     fcReal frictionTarget[2][FC_LANES];
-    bool turns;
     int endEvents[FC_LANES];  // after the step, per lane: the fcContacts_EndStep events to report (FC_END_* bits)
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;

@@ -1107,8 +1107,8 @@ static void fcContacts_Structure(fcWorld* world)
 
 // Every step, in chunks of blocks: each lane's numbers from its manifold: directions, friction, anchors, the rows'
 // lever-arm parts r x d (four lanes at a time), the impulses that warm-start it, the totals from zero, the
-// release dating, round surfaces and rolling resistance. The collide stage's lever arms are kept through the step:
-// a rolling ball's contact stays at its bottom, not on the material point that was there.
+// release dating, round surfaces and rolling resistance. The lever arms are the collide stage's; the ground's blocks
+// keep them through the step, the others' follow the bodies (fcContacts_PrepareChunk).
 FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
@@ -1119,7 +1119,6 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
         fcContacts_PrefetchManifolds(set, bi, task->first + end, false);
         fcContactBlock* blk = set->blocks + bi;
         int points = 0;
-        bool turns = false;
         for (int l = 0; l < FC_LANES; ++l) {
             const fcContact* c = blk->contact[l];
             const fcContactManifold* m = blk->manifold[l];
@@ -1128,17 +1127,12 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             fcContacts_PutVec3(blk->tangent[1][0], l, m ? m->tangent[1] : zero);
             blk->friction[l] = m ? c->friction : 0;
             blk->restitution[l] = m ? c->restitution : 0;
-            // x_b - x_a at the collide stage, from a point's arms (each point's rA - rB)
-            fcContacts_PutVec3(blk->offset0[0], l, m && m->pointCount > 0 ? fcVec3_Sub(m->points[0].rA, m->points[0].rB) : zero);
-            blk->armsKept[l] = 1;
-            turns = turns || (m && (world->bodies[c->bodyA].type == fc_kinematicBody || world->bodies[c->bodyB].type == fc_kinematicBody));
             if (m && m->pointCount > points) points = m->pointCount;
             blk->lanePoints[l] = m ? m->pointCount : 0;
         }
         blk->points = points;
         blk->rowsPrepared = false;
-        blk->turns = turns;  // else its friction targets stay zero (fcContacts_ChordTargets)
-        memset(blk->frictionTarget, 0, sizeof blk->frictionTarget);
+        memset(blk->frictionTarget, 0, sizeof blk->frictionTarget);  // the ground's stay zero (fcContacts_ChordTargets)
         fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
         for (int i = 0; i < points; ++i) {
             fcContactPoint4* sp = blk->point + i;
@@ -1171,10 +1165,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             const fcContact* c = blk->contact[l];
             const fcContactManifold* m = blk->manifold[l];
             fcContacts_ResetRelease(blk, l);
-            if (cv && cv->kind[l] != fc_curveNone) {
-                fcContacts_SetCurveLane(world, cv, l, c, m);
-                blk->armsKept[l] = 0;  // its rows' arms follow the surface every substep
-            }
+            if (cv && cv->kind[l] != fc_curveNone) fcContacts_SetCurveLane(world, cv, l, c, m);
             if (spin) {
                 fcReal arms[3] = {m ? c->rollingFriction : 0, m ? c->rollingFriction : 0, m ? c->torsionalFriction : 0};
                 fcReal imps[3] = {m ? m->rollingImpulse[0] : 0, m ? m->rollingImpulse[1] : 0, m ? m->twistImpulse : 0};
@@ -1286,10 +1277,8 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
 
 // The chord velocity's correction (contact.h) for the offset r = x_b - x_a carried round at w: (R(h w) - I) r / h -
 // w x r = a (w x r) + b w x (w x r), a = sin(t) / t - 1 and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series
-// to t^8 (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway). Where the rows'
-// lever arms stay the collide stage's through the step (kept: 1), their J v takes w x r_0 (r_0 the collide stage's
-// offset), and the correction is w x (r - r_0) more.
-FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4 kept, fcV4 h)
+// to t^8 (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway)
+FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcV4 h)
 {
     fcV4 t2 = fcV4_Min(fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h)), fcV4_Splat(4));
     fcV4 one = fcV4_Splat(1);
@@ -1305,22 +1294,28 @@ FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcVec3x4 r0, fcV4
     b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 12)), b));
     b = fcV4_Mul(fcV4_Mul(fcV4_Splat(0.5), h), b);
     fcVec3x4 wr = fcVec3x4_Cross(w, r);
-    fcVec3x4 e = fcVec3x4_Add(fcVec3x4_Scale(a, wr), fcVec3x4_Scale(b, fcVec3x4_Cross(w, wr)));
-    return fcVec3x4_Add(e, fcVec3x4_Scale(kept, fcVec3x4_Cross(w, fcVec3x4_Sub(r, r0))));
+    return fcVec3x4_Add(fcVec3x4_Scale(a, wr), fcVec3x4_Scale(b, fcVec3x4_Cross(w, wr)));
 }
 
-// The friction rows' target velocities at the substep's poses, for a block with a kinematic body: t_k . the chord's
-// correction of the offset x_b - x_a carried round by the body of the pair that contacts do not move (static or
-// kinematic: a turntable); zero between two dynamic bodies, and in an empty lane (its tangents are zero). There neither body's turn is the pair's: a wheel on a spinning plate rolls on it, and two tumbling
-// limbs share none; and at the rows' kept arms the impulses of a persistent friction carry a moment (r - r_0) x F
-// in every substep but the first (a box held on a free spinning plate spun the plate up, its energy +65 % in 300 s).
-FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h)
+// The friction rows' target velocities at the substep's poses, for a block whose rows' arms follow the bodies: t_k .
+// the chord's correction of the offset x_b - x_a carried round at the pair's turn. The pair turns with its still
+// body where it has one (a turntable), else with both as their inverse masses weigh them, (m_b^-1 w_a + m_a^-1 w_b) /
+// (m_a^-1 + m_b^-1): the heavier body carries the lighter (a motor-driven table of 200 kg its 1 kg box; equal bodies
+// their mean turn). A round lane between two dynamic bodies takes none: a heavy ball rolling on a light plank turns
+// with its roll, not with a frame that carries the pair. An empty lane's tangents are zero.
+FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h,
+                                         const fcReal* round)
 {
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
-    fcV4 stillA = fcV4_Greater(fcV4_Load(blk->invMassA), zero, zero, one), stillB = fcV4_Greater(fcV4_Load(blk->invMassB), zero, zero, one);
-    fcVec3x4 w = fcVec3x4_Select(stillA, va->w, vb->w);
-    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), fcVec3x4_Load(blk->offset0[0]), fcV4_Load(blk->armsKept), h);
-    fcV4 takes = fcV4_Max(stillA, stillB);
+    fcV4 ia = fcV4_Load(blk->invMassA), ib = fcV4_Load(blk->invMassB), sum = fcV4_Add(ia, ib);
+    fcV4 share = fcV4_Greater(sum, zero, fcV4_Div(ib, fcV4_Greater(sum, zero, sum, one)), zero);  // w_a's weight
+    fcVec3x4 w = fcVec3x4_Add(fcVec3x4_Scale(share, va->w), fcVec3x4_Scale(fcV4_Sub(one, share), vb->w));
+    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), h);
+    fcV4 takes = one;
+    if (round) {
+        fcV4 moving = fcV4_Greater(fcV4_Min(ia, ib), zero, one, zero);
+        takes = fcV4_Greater(fcV4_Mul(moving, fcV4_Load(round)), zero, zero, one);
+    }
     for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
 }
 
@@ -1334,9 +1329,15 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
     fcReal placing = 0;  // 1: a bounce began before the surfaces met (the position pass places it)
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
-        // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (no
-        // lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
-        bool keep = blk->rowsPrepared && blk->curve < 0;
+        // Lever arms: a block on the ground keeps the collide stage's through the step (the ground takes any moment);
+        // elsewhere they follow the bodies, to the one point where the anchors fixed in the two bodies meet (the
+        // lighter body's, as the inverse masses weigh them: a kinematic body's pair at its dynamic body's anchor), so
+        // that each impulse pair acts at one point and carries no moment. Kept, they were a moment (r - r_0) x F after
+        // the first substep: a box held on a free spinning plate spun it up.
+        bool follow = !blk->still;
+        // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (arms
+        // kept, no lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
+        bool keep = blk->rowsPrepared && blk->curve < 0 && !follow;
         for (int l = 0; l < FC_LANES && keep; ++l) keep = set->solverInertiaKept[blk->a[l]] && set->solverInertiaKept[blk->b[l]];
         blk->rowsPrepared = true;
         fcSide4 a, b;
@@ -1351,23 +1352,46 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                               set->solverInvMass[blk->b[3]]);
         fcV4_Store(blk->invMassA, massA);
         fcV4_Store(blk->invMassB, massB);
+        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
+        // the separation follows the anchors as the bodies turn: s = s_0 + n . ((x_b + R_b l_b) - (x_a + R_a l_a))
+        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
+        fcV4 separation[FC_MAX_MANIFOLD_POINTS];
+        fcVec3x4 dirs[3] = {n, fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+        fcV4 sum = fcV4_Add(massA, massB);
+        fcV4 shareA = fcV4_Greater(sum, zero, fcV4_Div(massA, fcV4_Greater(sum, zero, sum, one)), fcV4_Splat(0.5));  // a's anchor's weight
+        for (int i = 0; i < blk->points; ++i) {
+            fcContactPoint4* sp = blk->point + i;
+            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
+            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
+            fcVec3x4 gap = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
+            separation[i] = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, gap));
+            if (!follow) continue;
+            // p = (m_a^-1 (x_a + r_a) + m_b^-1 (x_b + r_b)) / (m_a^-1 + m_b^-1) = x_b + r_b - shareA gap
+            fcVec3x4 rB = fcVec3x4_Sub(rb, fcVec3x4_Scale(shareA, gap)), rA = fcVec3x4_Add(rB, fcVec3x4_Sub(xb, xa));
+            fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
+            for (int k = 0; k < 3; ++k) {
+                fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(rA, dirs[k]));
+                fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Cross(rB, dirs[k]));
+            }
+        }
         // round surfaces: normal, tangents and lever arms at this substep's poses
         fcCurveNow now;
         if (blk->curve >= 0) {
             fcContacts_Curve(blk, set->curves + blk->curve, &a, &b, &now);
             fcV4 on = fcV4_Load(now.on);
-            fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+            fcVec3x4 turned[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
             for (int i = 0; i < blk->points; ++i) {
                 fcContactPoint4* sp = blk->point + i;
                 fcVec3x4 rA = fcVec3x4_Load(now.rA[i][0]), rB = fcVec3x4_Load(now.rB[i][0]);
                 fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
                 for (int k = 0; k < 3; ++k) {
-                    fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, dirs[k]), fcVec3x4_Load(rows[k]->angA[0])));
-                    fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, dirs[k]), fcVec3x4_Load(rows[k]->angB[0])));
+                    fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, turned[k]), fcVec3x4_Load(rows[k]->angA[0])));
+                    fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, turned[k]), fcVec3x4_Load(rows[k]->angB[0])));
                 }
+                separation[i] = fcV4_Greater(on, zero, fcV4_Load(now.separation[i]), separation[i]);
             }
+            n = turned[0];
         }
-        fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
         fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         if (!keep) {
             fcContacts_GatherInertia(set->solverInvInertia, blk->a, &a);
@@ -1381,27 +1405,21 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB, valid);
             }
             if (spin) {
-                fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
+                fcVec3x4 axes[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
                 for (int k = 0; k < 3; ++k) {
-                    fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, dirs[k]), kb = fcVec3x4_MulM(b.invInertia, dirs[k]);
+                    fcVec3x4 ka = fcVec3x4_MulM(a.invInertia, axes[k]), kb = fcVec3x4_MulM(b.invInertia, axes[k]);
                     fcVec3x4_Store(spin->spinA[k][0], ka);
                     fcVec3x4_Store(spin->spinB[k][0], kb);
-                    fcV4 kk = fcV4_Add(fcVec3x4_Dot(dirs[k], ka), fcVec3x4_Dot(dirs[k], kb));
+                    fcV4 kk = fcV4_Add(fcVec3x4_Dot(axes[k], ka), fcVec3x4_Dot(axes[k], kb));
                     fcV4_Store(spin->mass[k], fcV4_Greater(kk, zero, fcV4_Div(one, fcV4_Greater(kk, zero, kk, one)), zero));
                 }
             }
         }
-        fcVec3x4 xa = {a.position[0], a.position[1], a.position[2]}, xb = {b.position[0], b.position[1], b.position[2]};
-        if (blk->turns) fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h);
+        if (follow) fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h, blk->curve >= 0 ? now.on : NULL);
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
-            // the separation follows the anchors as the bodies turn: s = s_0 + n . ((x_b + R_b l_b) - (x_a + R_a l_a))
-            fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
-            fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
-            fcVec3x4 d = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
-            fcV4 s = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, d));
-            if (blk->curve >= 0) s = fcV4_Greater(fcV4_Load(now.on), zero, fcV4_Load(now.separation[i]), s);
+            fcV4 s = separation[i];
             fcV4 approach = fcRow4_Velocity(&sp->n, &n, &va, &vb, false);
             // speculative: a gap may close within the step, no further; an overlap is left to the position pass.
             // A bounce (restitution, approaching faster than the threshold, meeting within the substep) asks for
