@@ -392,6 +392,8 @@ static int fcContacts_SolverBody(fcWorld* world, int body)
     }
     set->solverBodyIndex[set->solverBodyCount] = body;
     set->solverBodyOf[body] = set->solverBodyCount;
+    // fcContacts_Prepare compares the body's inverse inertia with the last one there (a new one: a cleared slot)
+    set->solverInvInertia[set->solverBodyCount] = fcMat33_Zero();
     return set->solverBodyCount++;
 }
 
@@ -1275,10 +1277,11 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
     }
 }
 
-// The chord velocity's correction (contact.h) for the offset r = x_b - x_a carried round at w: (R(h w) - I) r / h -
-// w x r = a (w x r) + b w x (w x r), a = sin(t) / t - 1 and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series
-// to t^8 (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway)
-FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcV4 h)
+// The chord velocity's correction (contact.h) for bodies whose centres move apart at dv = v_b - v_a while the pair
+// turns at w: a dv + b w x dv, a = sin(t) / t - 1 and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series to t^8
+// (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway). Carried round together
+// (dv = w x (x_b - x_a)) it is (R(h w) - I) (x_b - x_a) / h - w x (x_b - x_a) exactly.
+FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 dv, fcV4 h)
 {
     fcV4 t2 = fcV4_Min(fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h)), fcV4_Splat(4));
     fcV4 one = fcV4_Splat(1);
@@ -1293,29 +1296,39 @@ FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 r, fcV4 h)
     b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 30)), b));
     b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 12)), b));
     b = fcV4_Mul(fcV4_Mul(fcV4_Splat(0.5), h), b);
-    fcVec3x4 wr = fcVec3x4_Cross(w, r);
-    return fcVec3x4_Add(fcVec3x4_Scale(a, wr), fcVec3x4_Scale(b, fcVec3x4_Cross(w, wr)));
+    return fcVec3x4_Add(fcVec3x4_Scale(a, dv), fcVec3x4_Scale(b, fcVec3x4_Cross(w, dv)));
 }
 
-// The friction rows' target velocities at the substep's poses, for a block whose rows' arms follow the bodies: t_k .
-// the chord's correction of the offset x_b - x_a carried round at the pair's turn. The pair turns with its still
-// body where it has one (a turntable), else with both as their inverse masses weigh them, (m_b^-1 w_a + m_a^-1 w_b) /
-// (m_a^-1 + m_b^-1): the heavier body carries the lighter (a motor-driven table of 200 kg its 1 kg box; equal bodies
-// their mean turn). A round lane between two dynamic bodies takes none: a heavy ball rolling on a light plank turns
-// with its roll, not with a frame that carries the pair. An empty lane's tangents are zero.
-FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, fcVec3x4 xa, fcVec3x4 xb, const fcBody4* va, const fcBody4* vb, fcV4 h,
-                                         const fcReal* round)
+// The friction rows' target velocities at the substep's start, for a block off the ground: t_k . the chord's
+// correction at the pair's turn w. A round body touching a face turns with the face's body: over the substep its
+// contact runs across that face, which turns under it (a ball rolling on a turntable; the correction, to first order
+// (h / 2) w x dv, is that face's velocity taken midway along the ball's path: the ball then orbits at 2/7 of the
+// table's rate at a steady radius, where asked for zero it spiralled out by 0.7 mm/s, and with the turn of its
+// centre's offset from the axis, (h / 2) w x (w x r), in by 1.7 mm/s). Elsewhere the pair turns with its still body
+// where it has one (a turntable; an empty lane: zero), else with both as their inverse masses weigh them, (m_b^-1 w_a
+// + m_a^-1 w_b) / (m_a^-1 + m_b^-1): the heavier carries the lighter (a 200 kg table turned by a motor its 1 kg box;
+// two equal bodies their mean turn); but two dynamic round bodies touching (limbs, balls) share no turn, and take none.
+FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, const fcBody4* va, const fcBody4* vb, fcV4 h, const fcContactCurve4* cv)
 {
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
     fcV4 ia = fcV4_Load(blk->invMassA), ib = fcV4_Load(blk->invMassB), sum = fcV4_Add(ia, ib);
     fcV4 share = fcV4_Greater(sum, zero, fcV4_Div(ib, fcV4_Greater(sum, zero, sum, one)), zero);  // w_a's weight
-    fcVec3x4 w = fcVec3x4_Add(fcVec3x4_Scale(share, va->w), fcVec3x4_Scale(fcV4_Sub(one, share), vb->w));
-    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(xb, xa), h);
     fcV4 takes = one;
-    if (round) {
-        fcV4 moving = fcV4_Greater(fcV4_Min(ia, ib), zero, one, zero);
-        takes = fcV4_Greater(fcV4_Mul(moving, fcV4_Load(round)), zero, zero, one);
+    if (cv) {
+        fcReal face[FC_LANES], lanes[FC_LANES], take[FC_LANES], a[FC_LANES], b[FC_LANES];
+        fcV4_Store(lanes, share);
+        fcV4_Store(a, ia);
+        fcV4_Store(b, ib);
+        for (int l = 0; l < FC_LANES; ++l) {
+            int kind = cv->kind[l];
+            face[l] = kind == fc_curveFaceA ? 1 : kind == fc_curveFaceB ? 0 : lanes[l];  // 1: a's face, 0: b's
+            take[l] = kind == fc_curveCores && a[l] > 0 && b[l] > 0 ? 0 : 1;
+        }
+        share = fcV4_Load(face);
+        takes = fcV4_Load(take);
     }
+    fcVec3x4 w = fcVec3x4_Add(fcVec3x4_Scale(share, va->w), fcVec3x4_Scale(fcV4_Sub(one, share), vb->w));
+    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(vb->v, va->v), h);
     for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
 }
 
@@ -1415,7 +1428,7 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 }
             }
         }
-        if (follow) fcContacts_ChordTargets(blk, xa, xb, &va, &vb, h, blk->curve >= 0 ? now.on : NULL);
+        if (follow) fcContacts_ChordTargets(blk, &va, &vb, h, blk->curve >= 0 ? set->curves + blk->curve : NULL);
         fcV4 restitution = fcV4_Load(blk->restitution);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
