@@ -387,6 +387,20 @@ static double fcExactTurntable(const fcScene* scene, const fcViewFrame* f, int b
     return fcBody_GetMass(scene->bodies[body]) * sqrt(g * g + pull * pull);
 }
 
+// A ball rolling without slipping on the turntable (rolling_turntable.json): it runs round a circle at 2/7 of the
+// table's turn omega (a solid sphere: I / (I + m R^2)), so friction pulls it by m (2/7 omega) |v| across its velocity
+// v, and its contact force is m sqrt(g^2 + (2/7 omega |v|)^2)
+static double fcExactRollingTurntable(const fcScene* scene, const fcViewFrame* f, int body)
+{
+    (void)f;
+    int table = fcScene_FindBody(scene, "table");
+    if (body < 0 || table < 0) return NAN;
+    double omega = fcBody_GetAngularVelocity(scene->bodies[table]).z, g = fcVec3_Length(fcWorld_GetGravity(scene->world));
+    fcVec3 v = fcBody_GetLinearVelocity(scene->bodies[body]);
+    double pull = 2.0 / 7.0 * omega * sqrt(v.x * v.x + v.y * v.y);
+    return fcBody_GetMass(scene->bodies[body]) * sqrt(g * g + pull * pull);
+}
+
 static const fcExactCurve fc_exactCurves[] = {
     {"pendulum", "pivot", "exact 3 m g cos(theta)", fcExactPendulum, NULL},
     {"atwood", "string", "exact 2 m1 m2 g / (m1 + m2)", fcExactAtwood, NULL},
@@ -412,6 +426,7 @@ static const fcExactCurve fc_exactCurves[] = {
     {"heavy_on_light", "rail", "exact (m + M) g", fcExactConstant, NULL},
     {"stacks", NULL, "exact: the weight of all 18 bodies", fcExactAllWeight, "ground"},
     {"turntable", NULL, "exact m sqrt(g^2 + (omega^2 r)^2)", fcExactTurntable, "box3"},
+    {"rolling_turntable", NULL, "exact m sqrt(g^2 + (2/7 omega |v|)^2)", fcExactRollingTurntable, "outer"},
     {"stacks", NULL, "exact m g (its own weight)", fcExactWeight, "cyl5"},
 };
 
@@ -957,6 +972,7 @@ static const fcDemoInfo fc_demos[] = {
     {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
     {"tiles", "a box and a ball crossing the seams of a floor of flush static boxes: no bump, no trip", fc_plotForce, 0, 0.3f, NULL, "box ball"},
     {"turntable", "four boxes on a turntable at 2 rad/s: friction holds the three inner ones for good; the outer one slides off", fc_plotForce, 0, 0.35f, NULL, "box1 box2 box3"},
+    {"rolling_turntable", "balls rolling on a turntable at 2 rad/s orbit at 2/7 of its rate; the one started still stays put", fc_plotForce, 0, 0.35f, "outer", "inner still outer"},
 };
 
 static const fcDemoInfo* fcDemoFind(const char* name)
