@@ -1154,6 +1154,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             }
             memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
             memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
+            if (!blk->still) continue;  // its arms follow the bodies from the first substep on
             fcVec3x4 ra = fcVec3x4_Load(rA[0]), rb = fcVec3x4_Load(rB[0]);
             fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
             for (int k = 0; k < 3; ++k) {
