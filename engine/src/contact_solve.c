@@ -1380,8 +1380,11 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcVec3x4 gap = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
             separation[i] = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, gap));
             if (!follow) continue;
-            // p = (m_a^-1 (x_a + r_a) + m_b^-1 (x_b + r_b)) / (m_a^-1 + m_b^-1) = x_b + r_b - shareA gap
+            // p = (m_a^-1 (x_a + r_a) + m_b^-1 (x_b + r_b)) / (m_a^-1 + m_b^-1) = x_b + r_b - shareA gap (past a lane's
+            // points: zero, as the collide stage leaves them)
+            fcV4 valid = fcV4_Greater(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i), one, zero);
             fcVec3x4 rB = fcVec3x4_Sub(rb, fcVec3x4_Scale(shareA, gap)), rA = fcVec3x4_Add(rB, fcVec3x4_Sub(xb, xa));
+            rA = fcVec3x4_Scale(valid, rA), rB = fcVec3x4_Scale(valid, rB);
             fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
             for (int k = 0; k < 3; ++k) {
                 fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(rA, dirs[k]));
