@@ -1344,10 +1344,10 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         // Lever arms: a block on the ground keeps the collide stage's through the step (the ground takes any moment);
-        // elsewhere they follow the bodies, to the one point where the anchors fixed in the two bodies meet (the
-        // lighter body's, as the inverse masses weigh them: a kinematic body's pair at its dynamic body's anchor), so
-        // that each impulse pair acts at one point and carries no moment. Kept, they were a moment (r - r_0) x F after
-        // the first substep: a box held on a free spinning plate spun it up.
+        // elsewhere they follow the bodies, to one point between the anchors fixed in the two bodies, weighed by the
+        // inverse masses (the lighter body's anchor counts more; a kinematic body's pair sits at its dynamic body's
+        // anchor), so that each impulse pair acts at one point and carries no moment. Kept, they were a moment
+        // (r - r_0) x F after the first substep: a box held on a free spinning plate spun it up.
         bool follow = !blk->still;
         // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (arms
         // kept, no lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
