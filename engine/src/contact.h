@@ -29,10 +29,11 @@
 // of order h^2 |w|^2 |r| (the centripetal part). Asked for zero, a box held by static friction on a turntable
 // (omega^2 r < mu g) moved outward by about r (omega h)^2 / 2 a step and left the table (omega 3 rad/s, r 0.5 m,
 // mu 0.8 at 60 Hz: off it after 7 s; on a 200 kg table turned by a hinge motor, after 17 s). So the friction rows ask
-// for the tangential part of that difference over h at the substep's start, with the centres' relative velocity in
-// place of w x r, which also holds for a ball rolling across a turning face (it orbits at 2/7 of a turntable's rate);
-// w is the pair's turn: a face's under a round body, a still body's, else both bodies' weighed by their inverse masses
-// (contact_solve.c, fcContacts_ChordTargets).
+// for a tangential velocity g dv at the substep's start, dv the centres' relative velocity, g = a + b w x the gain
+// that makes the rows and the integrator turn a carried body, or one rolling across the turning face (a ball orbits
+// at 2/7 of a turntable's rate), by exactly the substep's turn; w is the pair's turn: a face's under a round body, a
+// still body's, else both bodies' weighed by their inverse masses (contact_solve.c, fcContacts_Chord and
+// fcContacts_ChordTargets).
 
 typedef struct fcContactPoint {
     fcVec3 localA, localB;    // the contact point in each body's frame (relative to its centre)

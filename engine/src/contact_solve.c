@@ -1278,59 +1278,73 @@ static void fcContacts_Bounce(const fcWorld* world, fcContactBlock* blk, fcConta
     }
 }
 
-// The chord velocity's correction (contact.h) for bodies whose centres move apart at dv = v_b - v_a while the pair
-// turns at w: a dv + b w x dv, a = sin(t) / t - 1 and b = h (1 - cos(t)) / t^2 with t = |w| h, by their series to t^8
-// (t^2 taken at most 4: the series' range; past some 0.8 rad a substep contacts fail anyway). Carried round together
-// (dv = w x (x_b - x_a)) it is (R(h w) - I) (x_b - x_a) / h - w x (x_b - x_a) exactly.
-FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 dv, fcV4 h)
+// The chord of a turn (contact.h): the friction rows' target velocity g dv for centres moving apart at dv = v_b - v_a
+// while the pair turns at w, g = a + b w x (as a complex number on the plane across w: a + i b |w|). The rows and the
+// kick-drift integrator give, for a body held on a support turning at w (a box: k = 1; a round body rolling on it:
+// k = I / (I + m R^2) of its turn and arm, 2/7 for a ball), x_n+1 = (1 + i k t) x_n + k g (x_n - x_n-1) in the plane
+// (t = |w| h), and g = e^{i phi} (e^{i phi} - 1 - i phi) / (k (e^{i phi} - 1)), phi = k t, makes e^{i phi}, the exact
+// turn of a substep, a root: the carried or orbiting body turns at its rate, without creeping out or in, at any spin.
+// So a = (cos(phi) - (phi / 2) cot(phi / 2)) / k and b = h (sin(phi) - phi / 2) / phi, by their series to phi^8
+// (phi^2 taken at most 4); to first order g = (h / 2) w x, the support's velocity midway along the path. The
+// exact series of (R(h w) - I) / h - w x at dv (d897660) creeps at O(t^4) a substep: a box at the axis of a table
+// turning at 55 rad/s (0.46 rad a substep) was thrown off, and a ball orbiting there spiralled out.
+FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 dv, fcV4 k, fcV4 h)
 {
-    fcV4 t2 = fcV4_Min(fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h)), fcV4_Splat(4));
+    fcV4 t2 = fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h));
+    fcV4 f2 = fcV4_Min(fcV4_Mul(fcV4_Mul(k, k), t2), fcV4_Splat(4));  // phi^2
     fcV4 one = fcV4_Splat(1);
-    // sin(t) / t - 1 = -t^2 / 6 (1 - t^2 / 20 (1 - t^2 / 42 (1 - t^2 / 72)))
-    fcV4 a = fcV4_Sub(one, fcV4_Mul(t2, fcV4_Splat(1.0 / 72)));
-    a = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 42)), a));
-    a = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 20)), a));
-    a = fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(-1.0 / 6)), a);
-    // (1 - cos(t)) / t^2 = 1 / 2 (1 - t^2 / 12 (1 - t^2 / 30 (1 - t^2 / 56 (1 - t^2 / 90))))
-    fcV4 b = fcV4_Sub(one, fcV4_Mul(t2, fcV4_Splat(1.0 / 90)));
-    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 56)), b));
-    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 30)), b));
-    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(t2, fcV4_Splat(1.0 / 12)), b));
-    b = fcV4_Mul(fcV4_Mul(fcV4_Splat(0.5), h), b);
+    // (cos(phi) - (phi / 2) cot(phi / 2)) / k = k t^2 (-5/12 + 31 phi^2 / 720 - 41 phi^4 / 30240 + 31 phi^6 / 1209600)
+    fcV4 a = fcV4_Mul(f2, fcV4_Splat(31.0 / 1209600));
+    a = fcV4_Mul(f2, fcV4_Sub(fcV4_Splat(41.0 / 30240), a));
+    a = fcV4_Mul(f2, fcV4_Sub(fcV4_Splat(31.0 / 720), a));
+    a = fcV4_Mul(fcV4_Mul(k, t2), fcV4_Sub(a, fcV4_Splat(5.0 / 12)));
+    // (sin(phi) - phi / 2) / phi = 1/2 - phi^2 / 6 (1 - phi^2 / 20 (1 - phi^2 / 42 (1 - phi^2 / 72)))
+    fcV4 b = fcV4_Sub(one, fcV4_Mul(f2, fcV4_Splat(1.0 / 72)));
+    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(f2, fcV4_Splat(1.0 / 42)), b));
+    b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(f2, fcV4_Splat(1.0 / 20)), b));
+    b = fcV4_Mul(h, fcV4_Sub(fcV4_Splat(0.5), fcV4_Mul(fcV4_Mul(f2, fcV4_Splat(1.0 / 6)), b)));
     return fcVec3x4_Add(fcVec3x4_Scale(a, dv), fcVec3x4_Scale(b, fcVec3x4_Cross(w, dv)));
 }
 
-// The friction rows' target velocities at the substep's start, for a block off the ground: t_k . the chord's
-// correction at the pair's turn w. A round body touching a face turns with the face's body: over the substep its
-// contact runs across that face, which turns under it (a ball rolling on a turntable; the correction, to first order
-// (h / 2) w x dv, is that face's velocity taken midway along the ball's path: the ball then orbits at 2/7 of the
-// table's rate at a steady radius, where asked for zero it spiralled out by 0.7 mm/s, and with the turn of its
-// centre's offset from the axis, (h / 2) w x (w x r), in by 1.7 mm/s). Elsewhere the pair turns with its still body
-// where it has one (a turntable; an empty lane: zero), else with both as their inverse masses weigh them, (m_b^-1 w_a
-// + m_a^-1 w_b) / (m_a^-1 + m_b^-1): the heavier carries the lighter (a 200 kg table turned by a motor its 1 kg box;
-// two equal bodies their mean turn); but two dynamic round bodies touching (limbs, balls) share no turn, and take none.
+// The friction rows' target velocities at the substep's start, for a block off the ground: t_k . the chord at the
+// pair's turn w. A round body touching a face rolls on it: w is the face's body's, and k its own, from the first
+// point's t_1 row, m^-1 / (m^-1 + (r x t) . I^-1 (r x t)) (a ball rolling on a turntable orbits at 2/7 of its rate
+// at a steady radius, where asked for zero it spiralled out by 0.7 mm/s, and with a carried body's chord in by 1.7
+// mm/s). Elsewhere k = 1 and the pair turns with its still body where it has one (a turntable; an empty lane: zero),
+// else with both as their inverse masses weigh them, (m_b^-1 w_a + m_a^-1 w_b) / (m_a^-1 + m_b^-1): the heavier
+// carries the lighter (a 200 kg table turned by a motor its 1 kg box; two equal bodies their mean turn); but two
+// dynamic round bodies touching (limbs, balls) share no turn, and take none; a round body on a still round one rolls.
 FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, const fcBody4* va, const fcBody4* vb, fcV4 h, const fcContactCurve4* cv)
 {
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1);
     fcV4 ia = fcV4_Load(blk->invMassA), ib = fcV4_Load(blk->invMassB), sum = fcV4_Add(ia, ib);
     fcV4 share = fcV4_Greater(sum, zero, fcV4_Div(ib, fcV4_Greater(sum, zero, sum, one)), zero);  // w_a's weight
-    fcV4 takes = one;
+    fcV4 takes = one, k = one;
     if (cv) {
-        fcReal face[FC_LANES], lanes[FC_LANES], take[FC_LANES], a[FC_LANES], b[FC_LANES];
+        fcReal face[FC_LANES], lanes[FC_LANES], take[FC_LANES], ratio[FC_LANES], a[FC_LANES], b[FC_LANES];
         fcV4_Store(lanes, share);
         fcV4_Store(a, ia);
         fcV4_Store(b, ib);
+        const fcContactRow4* t = &blk->point[0].t[0];
         for (int l = 0; l < FC_LANES; ++l) {
             int kind = cv->kind[l];
             face[l] = kind == fc_curveFaceA ? 1 : kind == fc_curveFaceB ? 0 : lanes[l];  // 1: a's face, 0: b's
             take[l] = kind == fc_curveCores && a[l] > 0 && b[l] > 0 ? 0 : 1;
+            ratio[l] = 1;
+            if (kind == fc_curveNone) continue;
+            // the rolling body: the one off the face's (a still one's partner between cores)
+            bool rollsB = face[l] > 0.5;
+            fcReal m = rollsB ? b[l] : a[l], turn = 0;
+            for (int c = 0; c < 3; ++c) turn += rollsB ? t->angB[c][l] * t->iangB[c][l] : t->angA[c][l] * t->iangA[c][l];
+            if (m > 0 && m + turn > 0) ratio[l] = m / (m + turn);
         }
         share = fcV4_Load(face);
         takes = fcV4_Load(take);
+        k = fcV4_Load(ratio);
     }
     fcVec3x4 w = fcVec3x4_Add(fcVec3x4_Scale(share, va->w), fcVec3x4_Scale(fcV4_Sub(one, share), vb->w));
-    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(vb->v, va->v), h);
-    for (int k = 0; k < 2; ++k) fcV4_Store(blk->frictionTarget[k], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[k][0]), e)));
+    fcVec3x4 e = fcContacts_Chord(w, fcVec3x4_Sub(vb->v, va->v), k, h);
+    for (int c = 0; c < 2; ++c) fcV4_Store(blk->frictionTarget[c], fcV4_Mul(takes, fcVec3x4_Dot(fcVec3x4_Load(blk->tangent[c][0]), e)));
 }
 
 FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int end)
@@ -1344,10 +1358,12 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
         // Lever arms: a block on the ground keeps the collide stage's through the step (the ground takes any moment);
-        // elsewhere they follow the bodies, to one point between the anchors fixed in the two bodies, weighed by the
-        // inverse masses (the lighter body's anchor counts more; a kinematic body's pair sits at its dynamic body's
-        // anchor), so that each impulse pair acts at one point and carries no moment. Kept, they were a moment
-        // (r - r_0) x F after the first substep: a box held on a free spinning plate spun it up.
+        // elsewhere they follow the bodies, to one point between the anchors fixed in the two bodies, so that each
+        // impulse pair acts at one point and carries no moment. Kept, they were a moment (r - r_0) x F after the first
+        // substep: a box held on a free spinning plate spun it up. The body that turns the slower keeps the point (a's
+        // anchor weighs |w_b|^2 / (|w_a|^2 + |w_b|^2); neither turning, as the inverse masses weigh them): a 10 kg box
+        // spun at 20 rad/s on a free 10 kg plate drifted 3.8 mm with the point midway, 7.3 mm at its own anchors, and
+        // 0.02 mm at the plate's (0.04 mm at h / 100).
         bool follow = !blk->still;
         // the rows' I^-1 (r x d) and masses of the last substep hold while r x d and the inverse inertias do (arms
         // kept, no lane follows round surfaces, no body's world inverse inertia changed: a cube's never does)
@@ -1371,8 +1387,9 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
         fcV4 separation[FC_MAX_MANIFOLD_POINTS];
         fcVec3x4 dirs[3] = {n, fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
-        fcV4 sum = fcV4_Add(massA, massB);
-        fcV4 shareA = fcV4_Greater(sum, zero, fcV4_Div(massA, fcV4_Greater(sum, zero, sum, one)), fcV4_Splat(0.5));  // a's anchor's weight
+        fcV4 sum = fcV4_Add(massA, massB), wa2 = fcVec3x4_Dot(va.w, va.w), wb2 = fcVec3x4_Dot(vb.w, vb.w), turns = fcV4_Add(wa2, wb2);
+        fcV4 shareA = fcV4_Greater(sum, zero, fcV4_Div(massA, fcV4_Greater(sum, zero, sum, one)), fcV4_Splat(0.5));
+        shareA = fcV4_Greater(turns, zero, fcV4_Div(wb2, fcV4_Greater(turns, zero, turns, one)), shareA);
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
             fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
@@ -1380,8 +1397,8 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcVec3x4 gap = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
             separation[i] = fcV4_Add(fcV4_Load(sp->separation), fcVec3x4_Dot(n, gap));
             if (!follow) continue;
-            // p = (m_a^-1 (x_a + r_a) + m_b^-1 (x_b + r_b)) / (m_a^-1 + m_b^-1) = x_b + r_b - shareA gap (past a lane's
-            // points: zero, as the collide stage leaves them)
+            // p = shareA (x_a + r_a) + (1 - shareA) (x_b + r_b) = x_b + r_b - shareA gap (past a lane's points: zero,
+            // as the collide stage leaves them)
             fcV4 valid = fcV4_Greater(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i), one, zero);
             fcVec3x4 rB = fcVec3x4_Sub(rb, fcVec3x4_Scale(shareA, gap)), rA = fcVec3x4_Add(rB, fcVec3x4_Sub(xb, xa));
             rA = fcVec3x4_Scale(valid, rA), rB = fcVec3x4_Scale(valid, rB);
