@@ -1293,11 +1293,11 @@ FC_V4_INLINE fcVec3x4 fcContacts_Chord(fcVec3x4 w, fcVec3x4 dv, fcV4 k, fcV4 h)
     fcV4 t2 = fcV4_Mul(fcVec3x4_Dot(w, w), fcV4_Mul(h, h));
     fcV4 f2 = fcV4_Min(fcV4_Mul(fcV4_Mul(k, k), t2), fcV4_Splat(4));  // phi^2
     fcV4 one = fcV4_Splat(1);
-    // (cos(phi) - (phi / 2) cot(phi / 2)) / k = k t^2 (-5/12 + 31 phi^2 / 720 - 41 phi^4 / 30240 + 31 phi^6 / 1209600)
+    // (cos(phi) - (phi / 2) cot(phi / 2)) / k = phi^2 / k (-5/12 + 31 phi^2 / 720 - 41 phi^4 / 30240 + 31 phi^6 / 1209600)
     fcV4 a = fcV4_Mul(f2, fcV4_Splat(31.0 / 1209600));
     a = fcV4_Mul(f2, fcV4_Sub(fcV4_Splat(41.0 / 30240), a));
     a = fcV4_Mul(f2, fcV4_Sub(fcV4_Splat(31.0 / 720), a));
-    a = fcV4_Mul(fcV4_Mul(k, t2), fcV4_Sub(a, fcV4_Splat(5.0 / 12)));
+    a = fcV4_Mul(fcV4_Div(f2, k), fcV4_Sub(a, fcV4_Splat(5.0 / 12)));  // k t^2 = phi^2 / k, within the range
     // (sin(phi) - phi / 2) / phi = 1/2 - phi^2 / 6 (1 - phi^2 / 20 (1 - phi^2 / 42 (1 - phi^2 / 72)))
     fcV4 b = fcV4_Sub(one, fcV4_Mul(f2, fcV4_Splat(1.0 / 72)));
     b = fcV4_Sub(one, fcV4_Mul(fcV4_Mul(f2, fcV4_Splat(1.0 / 42)), b));
