@@ -972,7 +972,7 @@ static const fcDemoInfo fc_demos[] = {
     {"stiff_spring", "a soft and a stiff spring pendulum side by side", fc_plotForce, 0, 0, NULL, NULL},
     {"tiles", "a box and a ball crossing the seams of a floor of flush static boxes: no bump, no trip", fc_plotForce, 0, 0.3f, NULL, "box ball"},
     {"turntable", "four boxes on a turntable at 2 rad/s: friction holds the three inner ones for good; the outer one slides off", fc_plotForce, 0, 0.35f, NULL, "box1 box2 box3"},
-    {"rolling_turntable", "balls rolling on a turntable at 2 rad/s orbit at 2/7 of its rate; the one started still stays put", fc_plotForce, 0, 0.35f, "outer", "inner still outer"},
+    {"rolling_turntable", "balls rolling on a turntable at 2 rad/s orbit at 2/7 of its rate; the one started still stays put", fc_plotForce, 0, 0.8f, "outer", "inner still outer"},
 };
 
 static const fcDemoInfo* fcDemoFind(const char* name)
