@@ -1116,6 +1116,14 @@ static void fcContacts_CountBodyPairs(fcWorld* world)
 // over the next tile its narrowphase finds that tile's top face (the overlap across is then the larger). Convex
 // shapes only (a mesh reaches everywhere: fcGeometry_Extent).
 #define FC_SEAM_FLUSH 0.01
+
+// where a manifold point lies on the still shape's surface: midway between the surfaces, less half the separation
+// along n (out of that shape)
+static fcVec3 fcContacts_StillSurfacePoint(const fcWorld* world, const fcContact* c, const fcContactPoint* p, fcVec3 n)
+{
+    return fcVec3_MulAdd(fcVec3_Add(world->bodies[c->bodyA].position, p->rA), -0.5 * p->separation, n);
+}
+
 static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c1, const fcContactManifold* m1, const fcContact* c2,
                               const fcContactManifold* m2)
 {
@@ -1123,14 +1131,12 @@ static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c
     fcVec3 n1 = c1->bodyB == body ? m1->normal : fcVec3_Neg(m1->normal);
     fcVec3 n2 = c2->bodyB == body ? m2->normal : fcVec3_Neg(m2->normal);
     if (fcVec3_Dot(n1, n2) > 1 - 1e-6) return false;  // two faces side by side: both carry the body
-    // the still shapes' surface points: a point is midway between the surfaces
     bool touching = false;
     fcReal plane = 0;
     for (int i = 0; i < m1->pointCount; ++i) {
         const fcContactPoint* p = m1->points + i;
         touching = touching || p->separation < slop;
-        fcVec3 q = fcVec3_MulAdd(fcVec3_Add(world->bodies[c1->bodyA].position, p->rA), -0.5 * p->separation, n1);
-        if (i == 0) plane = fcVec3_Dot(n1, q);
+        if (i == 0) plane = fcVec3_Dot(n1, fcContacts_StillSurfacePoint(world, c1, p, n1));
     }
     if (!touching) return false;
     const fcShape* shape = world->shapes + (c2->bodyA == body ? c2->shapeB : c2->shapeA);
@@ -1141,8 +1147,7 @@ static bool fcContacts_IsSeam(const fcWorld* world, int body, const fcContact* c
     bool sameShape = (c1->bodyA == body ? c1->shapeA : c1->shapeB) == (c2->bodyA == body ? c2->shapeA : c2->shapeB);
     for (int i = 0; i < m2->pointCount; ++i) {
         const fcContactPoint* p = m2->points + i;
-        fcVec3 q = fcVec3_MulAdd(fcVec3_Add(world->bodies[c2->bodyA].position, p->rA), -0.5 * p->separation, n2);
-        fcReal height = fcVec3_Dot(n1, q) - plane;
+        fcReal height = fcVec3_Dot(n1, fcContacts_StillSurfacePoint(world, c2, p, n2)) - plane;
         if (height > slop || (!sameShape && height < -slop)) return false;
     }
     return true;

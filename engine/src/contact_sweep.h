@@ -163,10 +163,13 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
     {
         W3 dv = still ? b.v : (W3){W_(Sub)(b.v.x, a.v.x), W_(Sub)(b.v.y, a.v.y), W_(Sub)(b.v.z, a.v.z)};
         W3 n = W_LOAD3(blk, ->normal), t0 = W_LOAD3(blk, ->tangent[0]), t1 = W_LOAD3(blk, ->tangent[1]);
-        // the friction rows ask for the chord of a turn (contact.h): an offset of the tangential speeds
-        speed[0] = W_DOT(n, dv);
-        speed[1] = W_(Sub)(W_DOT(t0, dv), W_LOAD(blk, ->frictionTarget[0]));
-        speed[2] = W_(Sub)(W_DOT(t1, dv), W_LOAD(blk, ->frictionTarget[1]));
+        speed[0] = W_DOT(n, dv), speed[1] = W_DOT(t0, dv), speed[2] = W_DOT(t1, dv);
+        if (!still) {
+            // the friction rows ask for the chord of a turn (contact.h): an offset of the tangential speeds (zero on
+            // the ground)
+            speed[1] = W_(Sub)(speed[1], W_LOAD(blk, ->frictionTarget[0]));
+            speed[2] = W_(Sub)(speed[2], W_LOAD(blk, ->frictionTarget[1]));
+        }
     }
     int count = blk[0]->points;
     fcContactPoint4* sp[FC_SWEEP_BLOCKS];
