@@ -1269,8 +1269,8 @@ static bool fcParseExpectation(fcLoader* L, const cJSON* json, int index)
 
 static const char* const fc_sceneKeys[] = {
     "name",     "description", "gravity", "timestep", "duration", "stabilization", "baumgarte", "projection_tolerance",
-    "projection_max_iterations", "sleeping", "contact_substeps", "contact_iterations", "contact_slop", "friction_model", "bodies",
-    "joints", "springs", "expected"};
+    "projection_max_iterations", "sleeping", "contact_substeps", "contact_iterations", "contact_slop", "friction_model", "continuous",
+    "bodies", "joints", "springs", "expected"};
 
 // Line and column (1-based) of position p in text.
 static void fcLineColumn(const char* text, const char* p, int* line, int* column)
@@ -1326,6 +1326,7 @@ static bool fcLoadJson(fcLoader* L, const cJSON* root, const char* fileName)
     if (!(iterations >= 1 && iterations <= 1000 && iterations == floor(iterations)))  // the engine's range
         return fcFail(L, "", "projection_max_iterations", "must be a whole number from 1 to 1000, got %g", iterations);
     if (!fcGetBool(L, &o, "sleeping", &def.enableSleeping)) return false;
+    if (!fcGetBool(L, &o, "continuous", &def.continuousCollision)) return false;
     const char* counts[2] = {"contact_substeps", "contact_iterations"};
     int* countTargets[2] = {&def.contactSubsteps, &def.contactIterations};
     int countMax[2] = {64, 10000};

@@ -479,6 +479,24 @@ static int test_filter_and_sleeping(void)
     return 0;
 }
 
+// The scene `json` (a format with one %s, where a key goes) with each of `count` keys, stepped `steps` times: the x of
+// body `name` at the end of each run in x[]. False when a scene does not load or a step fails.
+static bool fcRunWithKeys(const char* json, const char* const* keys, int count, int steps, const char* name, double* x)
+{
+    for (int k = 0; k < count; ++k) {
+        char text[2048];
+        snprintf(text, sizeof text, json, keys[k]);
+        fcScene s;
+        if (!fcScene_LoadString(text, "keys.json", &s, s_err, sizeof s_err)) return false;
+        bool stepped = true;
+        for (int i = 0; i < steps && stepped; ++i) stepped = fcWorld_Step(s.world);
+        x[k] = fcBody_GetPosition(body(&s, name)).x;
+        fcScene_Free(&s);
+        if (!stepped) return false;
+    }
+    return true;
+}
+
 // friction_model: a plate sliding at 2 m/s and spinning at 10 rad/s (test_contacts' test_spinning_slide_within_the_cone)
 // slides as far as Coulomb's four corners (0.632 m) on the cone, the default; on the pyramid, whose corner gives a
 // point up to sqrt(2) mu lambda_n, it stops after some 0.48 m
@@ -491,20 +509,33 @@ static int test_friction_model(void)
         "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.25, 0.25, 0.05], \"density\": 80, \"friction\": 0.5}]}]}";
     const char* keys[3] = {"", "\"friction_model\": \"cone\",", "\"friction_model\": \"pyramid\","};
     double slid[3];
-    for (int k = 0; k < 3; ++k) {
-        char text[2048];
-        snprintf(text, sizeof text, json, keys[k]);
-        fcScene s;
-        ENSURE(fcScene_LoadString(text, "friction.json", &s, s_err, sizeof s_err));
-        for (int i = 0; i < 180; ++i) ENSURE(fcWorld_Step(s.world));
-        slid[k] = fcBody_GetPosition(body(&s, "plate")).x;
-        fcScene_Free(&s);
-    }
+    ENSURE(fcRunWithKeys(json, keys, 3, 180, "plate", slid));
     printf("  a plate sliding and spinning: %.4f m (default), %.4f m (cone), %.4f m (pyramid); Coulomb's 0.632 m\n",
            slid[0], slid[1], slid[2]);
     ENSURE(slid[0] == slid[1]);
     ENSURE_NEAR(slid[1], 0.632, 0.03 * 0.632);
     ENSURE_LE(slid[2], 0.55);
+    return 0;
+}
+
+// continuous: a plank turning 1.6 rad a step flown at a 2 cm plate (test_contacts' test_no_tunnelling_while_turning)
+// stays in front of it by default and with "continuous": true; with false it passes through
+static int test_continuous_key(void)
+{
+    const char* json =
+        "{\"gravity\": [0, 0, 0], \"sleeping\": false, %s \"bodies\": ["
+        " {\"name\": \"plate\", \"type\": \"static\", \"position\": [3.01, 0, 0],"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.01, 5, 5]}]},"
+        " {\"name\": \"plank\", \"velocity\": [60, 0, 0], \"angular_velocity\": [0, 27, 90],"
+        "  \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.05, 1, 0.05]}]}]}";
+    const char* keys[3] = {"", "\"continuous\": true,", "\"continuous\": false,"};
+    double x[3];
+    ENSURE(fcRunWithKeys(json, keys, 3, 90, "plank", x));
+    printf("  a plank turning fast at a 2 cm plate (its face at x = 3): its centre at x = %.3f m (default), %.3f m "
+           "(continuous), %.3f m (not)\n", x[0], x[1], x[2]);
+    ENSURE(x[0] == x[1]);
+    ENSURE_LE(x[1], 3);
+    ENSURE(x[2] > 3.02);
     return 0;
 }
 
@@ -678,6 +709,7 @@ static const fcBadCase fc_badStrings[] = {
     {"{\"duration\": 0}", "duration", "must be > 0"},
     {"{\"stabilization\": \"magic\"}", "stabilization", "magic"},
     {"{\"friction_model\": \"box\"}", "friction_model", "must be cone or pyramid"},
+    {"{\"continuous\": 1}", "continuous", "expected true or false"},
     {"{\"baumgarte\": 2}", "baumgarte", "<= 1"},
     {"{\"projection_max_iterations\": 2.5}", "projection_max_iterations", "whole number"},
     {"{\"gravity\": [0, 0, -1e999]}", "gravity[2]", "finite"},
@@ -1011,6 +1043,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_shape_keys);
     RUN_TEST(test_filter_and_sleeping);
     RUN_TEST(test_friction_model);
+    RUN_TEST(test_continuous_key);
     RUN_TEST(test_joint_contact_keys);
     RUN_TEST(test_bad_files);
     RUN_TEST(test_bad_strings);

@@ -125,6 +125,26 @@ bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translatio
 // comes that close, or when either shape is not convex (a plane, a mesh: not answered).
 bool fcGeometry_SweepMisses(const fcGeometry* a, fcTransform xa, fcVec3 translation, const fcGeometry* b, fcTransform xb,
                             fcReal within);
+// A step's path of a body (continuous.c): its centre moves from `centre` by `shift` while the body turns by exp(t turn)
+// about it, t in [0, 1]; reach bounds the distance from the centre of any point of a shape that rides it.
+typedef struct fcPath {
+    fcVec3 centre, shift, turn;
+    fcReal reach;
+} fcPath;
+// the pose at t of a shape that rides the path from pose x at t = 0
+static inline fcTransform fcPath_Pose(const fcPath* path, fcTransform x, fcReal t)
+{
+    fcQuat dq = fcQuat_FromRotationVector(fcVec3_Scale(t, path->turn));
+    fcTransform xt = {fcVec3_Add(fcVec3_MulAdd(path->centre, t, path->shift), fcQuat_Rotate(dq, fcVec3_Sub(x.p, path->centre))),
+                      fcQuat_Renormalize(fcQuat_Mul(dq, x.q))};
+    return xt;
+}
+// Convex a, at pose xa at t = 0, riding the path, against a still shape b (convex, or a mesh: each triangle on its
+// own): 1 with the first t in [0, 1] at which a comes within `target` of b; -1 when a is within target of b (a mesh:
+// of a triangle, and comes within it of no other) at t = 0; 0 when it does not come that close, and for a plane
+// (solid behind: nothing passes it).
+int fcGeometry_PathTouch(const fcGeometry* a, fcTransform xa, const fcPath* path, const fcGeometry* b, fcTransform xb,
+                         fcReal target, fcReal* fraction);
 // How far a convex shape reaches along the unit direction dir: max over its points x of dir . x (world); INFINITY for a
 // plane or a mesh (collide_convex.c)
 fcReal fcGeometry_Extent(const fcGeometry* g, fcTransform xf, fcVec3 dir);

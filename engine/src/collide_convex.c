@@ -1738,3 +1738,85 @@ bool fcGeometry_ShapeCast(const fcGeometry* a, fcTransform xa, fcVec3 translatio
     if (r < 0) *fraction = 0;
     return r > 0;
 }
+
+// ---- a turning body's path (continuous.c) ----------------------------------------------------------------------------
+
+#define FC_PATH_ITERATIONS 64
+
+// Conservative advancement along the path toward B (still; in the frame of path and xa): at a distance d along the
+// closest points' direction n, no point of A closes on B faster than shift . n + |turn| reach per unit of t (reach:
+// A's farthest point from the centre; Mirtich's bound), so t may step by (d - target) / that without passing the
+// moment A comes within target. 1: within target at *tHit, or still apart at the *tHit that FC_PATH_ITERATIONS steps
+// reached (a body turning fast past B, closing on it far slower than the bound: the caller judges the end pose, and
+// may put the body there, where it is still clear of B); 0: not within target in [0, 1]; -1: within target at t = 0.
+static int fcPath_Advance(const fcGeometry* a, fcTransform xa, const fcPath* path, const fcConvex* B, fcReal target, fcReal* tHit)
+{
+    fcReal t = 0, spin = fcVec3_Length(path->turn) * path->reach, tolerance = (fcReal)0.25 * target;
+    for (int iter = 0; iter < FC_PATH_ITERATIONS; ++iter) {
+        fcConvexStore sa;
+        if (!fcConvex_Make(&sa, a, fcPath_Pose(path, xa, t))) return 0;
+        fcGjk g;
+        fcGjk_Run(&sa.c, B, &g);
+        fcReal d = g.overlap ? -1 : g.distance - sa.c.radius - B->radius;
+        if (d <= target + tolerance) {
+            *tHit = t;
+            return iter == 0 ? -1 : 1;
+        }
+        fcVec3 n = fcVec3_Scale(1 / g.distance, fcVec3_Sub(g.b, g.a));
+        fcReal closing = fcVec3_Dot(path->shift, n) + spin;
+        if (closing <= 0) return 0;
+        fcReal next = t + (d - target) / closing;
+        if (next > 1) return 0;
+        t = next;
+    }
+    *tHit = t;
+    return 1;
+}
+
+typedef struct fcPathContext {
+    const fcMesh* mesh;
+    const fcGeometry* a;
+    fcTransform xa;
+    const fcPath* path;
+    fcReal target, best;
+    fcTriangleStore tri;
+    bool hit, near;  // near: a triangle within target at t = 0
+} fcPathContext;
+
+static bool fcPath_VisitTriangle(int t, void* context)
+{
+    fcPathContext* ctx = context;
+    const fcMesh* mesh = ctx->mesh;
+    const int* tv = mesh->triangles + 3 * t;
+    fcConvex_Triangle(&ctx->tri, mesh->vertices[tv[0]], mesh->vertices[tv[1]], mesh->vertices[tv[2]], mesh->normals[t]);
+    fcReal th;
+    int r = fcPath_Advance(ctx->a, ctx->xa, ctx->path, &ctx->tri.c, ctx->target, &th);
+    if (r > 0 && th < ctx->best) {
+        ctx->best = th;
+        ctx->hit = true;
+    }
+    ctx->near = ctx->near || r < 0;
+    return true;
+}
+
+int fcGeometry_PathTouch(const fcGeometry* a, fcTransform xa, const fcPath* path, const fcGeometry* b, fcTransform xb,
+                         fcReal target, fcReal* fraction)
+{
+    if (!fcGeometry_IsConvex(a)) return 0;
+    if (b->type == fc_meshShape) {
+        if (b->mesh == NULL) return 0;
+        // in the mesh's frame: the triangles within reach of the centre's path
+        fcPath local = {fcQuat_InvRotate(xb.q, fcVec3_Sub(path->centre, xb.p)), fcQuat_InvRotate(xb.q, path->shift),
+                        fcQuat_InvRotate(xb.q, path->turn), path->reach};
+        fcVec3 c1 = fcVec3_Add(local.centre, local.shift), r = fcV3(local.reach, local.reach, local.reach);
+        fcAabb box = {fcVec3_Sub(fcV3(fcMin(local.centre.x, c1.x), fcMin(local.centre.y, c1.y), fcMin(local.centre.z, c1.z)), r),
+                      fcVec3_Add(fcV3(fcMax(local.centre.x, c1.x), fcMax(local.centre.y, c1.y), fcMax(local.centre.z, c1.z)), r)};
+        fcPathContext ctx = {.mesh = b->mesh, .a = a, .xa = fcTransform_Relative(xb, xa), .path = &local, .target = target, .best = 1};
+        fcMesh_Query(b->mesh, box, fcPath_VisitTriangle, &ctx);
+        if (ctx.hit) *fraction = ctx.best;
+        return ctx.hit ? 1 : ctx.near ? -1 : 0;
+    }
+    fcConvexStore sb;
+    if (!fcGeometry_IsConvex(b) || !fcConvex_Make(&sb, b, xb)) return 0;
+    return fcPath_Advance(a, xa, path, &sb.c, target, fraction);
+}

@@ -346,6 +346,8 @@ static inline int fcContacts_ManifoldRoom(const fcContact* c) { return c->manifo
 
 struct fcWorld;
 void fcContacts_Free(fcContactSet* set);
+// whether two shapes may touch at all (bodies, types, filters, joints)
+bool fcContacts_ShouldCollide(const struct fcWorld* world, int shapeA, int shapeB);
 // shapes
 void fcContacts_AddShape(struct fcWorld* world, int shape);
 void fcContacts_RemoveShape(struct fcWorld* world, int shape);
@@ -382,5 +384,8 @@ void fcContacts_SolvePositions(struct fcWorld* world, bool last);
 void fcContacts_FindExactIslands(struct fcWorld* world);
 // returns whether it solved an island with joints (the joint solve must then take up the impulses before a sweep)
 bool fcContacts_SolveExact(struct fcWorld* world);
+// continuous.c: after the step's positions, a fast-turning body that went into or through a static shape is put back
+// where it first came within reach of it
+void fcContinuous_Step(struct fcWorld* world);
 
 #endif

@@ -207,6 +207,9 @@ bool fcWorld_Step(fcWorldId worldId)
     world->substeps = substeps;
     world->lastSubstepH = h / substeps;
     if (fcContacts_HasRows(world)) fcContacts_EndStep(world);
+    double tc2 = fcNowMs();
+    fcContinuous_Step(world);
+    st->profile.continuous = fcNowMs() - tc2;
     world->h = h;
     st->projectionIterations = iterations;
     st->projectionConverged = converged;

@@ -31,6 +31,7 @@ fcWorldDef fcDefaultWorldDef(void)
     d.contactMargin = 0.02;
     d.restitutionThreshold = 1;
     d.frictionCone = true;
+    d.continuousCollision = true;
     d.frictionOverride = -1;
     d.restitutionOverride = -1;
     d.enableSleeping = true;

@@ -80,6 +80,9 @@ typedef struct fcWorldDef {
     bool frictionCone;              ///< Coulomb's cone, |lambda_t| <= mu lambda_n at each point, default true; false: the
                                     ///< pyramid, each tangent row within mu lambda_n alone (some 7 % faster in a pile, but
                                     ///< a point's friction reaches sqrt(2) mu lambda_n where it turns as it slides)
+    bool continuousCollision;       ///< a body turning fast enough that its shapes' paths bend from straight lines by more
+                                    ///< than the slop in a step, and that went into or through a static shape, is put back
+                                    ///< where it first came near it (time of impact), default true
     bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
     fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
     fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5 (at rest: also its velocities
@@ -128,7 +131,8 @@ FC_API int fcWorld_GetJointCount(fcWorldId worldId);
 /// Wall time of each stage of the last step, ms.
 typedef struct fcProfile {
     double step, collide, broadphase, narrowphase, integrateVelocities, buildRows, factor, solve, contactSolve,
-        integratePositions, contactPositions, project, sleep, diagnostics;  ///< summed over substeps
+        integratePositions, contactPositions, project, sleep, diagnostics,  ///< summed over substeps
+        continuous;  ///< the continuous pass: fast-turning bodies' paths against static shapes (time of impact)
 } fcProfile;
 
 /// What the last step measured: the world's health and the solver's work.

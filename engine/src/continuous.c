@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// The continuous pass, after the step's positions: a body turning so fast that its shapes' paths bend away from the
+// straight lines the contacts' rows follow is checked along its step's path against the static shapes it sweeps past,
+// and one that went into or through such a shape is put back where it first came within reach of it.
+#include "solver.h"
+#include "collide.h"
+
+#include <math.h>
+
+#define FC_CONTINUOUS_MANIFOLDS 8  // manifolds of the end pose (a mesh gives one per triangle)
+#define FC_CONTINUOUS_HALVINGS 12
+
+// the rotation vector of a unit quaternion, the shorter way round (the inverse of fcQuat_FromRotationVector)
+static fcVec3 fcContinuous_Turn(fcQuat q)
+{
+    if (q.w < 0) q = (fcQuat){-q.w, -q.x, -q.y, -q.z};
+    fcVec3 u = fcV3(q.x, q.y, q.z);
+    fcReal s = fcVec3_Length(u);
+    if (s < 1e-8) return fcVec3_Scale(2, u);  // 2 atan(s / w) / s = 2 / w to s^2 (w = 1 to s^2)
+    return fcVec3_Scale(2 * FC_ATAN2(s, q.w) / s, u);
+}
+
+typedef struct fcContinuousQuery {
+    const fcWorld* world;
+    int shape;          // the moving shape
+    fcTransform start;  // its pose at the step's start
+    fcTransform end;    // and now
+    const fcPath* path;
+    fcReal first;       // the earliest fraction of the step found
+} fcContinuousQuery;
+
+// whether the moving shape at pose x overlaps b by more than the slop
+static bool fcContinuous_Deep(const fcContinuousQuery* q, const fcShape* b, fcTransform x)
+{
+    const fcWorld* world = q->world;
+    fcManifold m[FC_CONTINUOUS_MANIFOLDS];
+    int n = fcCollide(&world->shapes[q->shape].geometry, x, &b->geometry, b->transform, 0, NULL, m, FC_CONTINUOUS_MANIFOLDS);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < m[i].pointCount; ++k)
+            if (m[i].points[k].separation < -world->def.contactSlop) return true;
+    return false;
+}
+
+// Whether the moving shape, near b at t, went into or through it by the step's end: it overlaps b by more than the
+// slop there (the contacts' rows, linearised at the step's start, did not hold it), or the straight line from its
+// centre at t to its centre now crosses b (it passed a thin one whole)
+static bool fcContinuous_WentIn(const fcContinuousQuery* q, const fcShape* b, fcReal t)
+{
+    if (fcContinuous_Deep(q, b, q->end)) return true;
+    fcVec3 from = fcPath_Pose(q->path, q->start, t).p, way = fcVec3_Sub(q->end.p, from);
+    fcReal length = fcVec3_Length(way);
+    fcRayHitGeometry hit;
+    return length > 0 && fcGeometry_RayCast(&b->geometry, b->transform, from, fcVec3_Scale(1 / length, way), length, &hit);
+}
+
+// A shape already near b at the step's start that went in: the latest t (by bisection, to 2^-FC_CONTINUOUS_HALVINGS
+// of the step) at which it overlaps b by no more than the slop, t = 0 being such a one
+static fcReal fcContinuous_LastClear(const fcContinuousQuery* q, const fcShape* b)
+{
+    fcReal clear = 0, deep = 1;
+    for (int i = 0; i < FC_CONTINUOUS_HALVINGS; ++i) {
+        fcReal t = (fcReal)0.5 * (clear + deep);
+        if (fcContinuous_Deep(q, b, fcPath_Pose(q->path, q->start, t))) deep = t;
+        else clear = t;
+    }
+    return clear;
+}
+
+static bool fcContinuous_Visit(int proxy, int userIndex, void* context)
+{
+    (void)proxy;
+    fcContinuousQuery* q = context;
+    const fcWorld* world = q->world;
+    const fcShape* s = world->shapes + userIndex;
+    if (!s->inUse || world->bodies[s->body].type != fc_staticBody || s->def.isSensor ||
+        !fcContacts_ShouldCollide(world, q->shape, userIndex))
+        return true;
+    fcReal t = 0;
+    int touch = fcGeometry_PathTouch(&world->shapes[q->shape].geometry, q->start, q->path, &s->geometry, s->transform,
+                                     (fcReal)0.5 * world->def.contactSlop, &t);
+    if (touch == 0 || t >= q->first || !fcContinuous_WentIn(q, s, t)) return true;
+    if (touch < 0) {
+        // already in deeper than the slop at the start: the position pass's to push out, not this pass's
+        if (fcContinuous_Deep(q, s, q->start)) return true;
+        t = fcContinuous_LastClear(q, s);
+    }
+    if (t < q->first) q->first = t;
+    return true;
+}
+
+// A dynamic body without joints (moved back alone it would open them) whose shapes' paths bend from their chords by
+// more than the slop, (|theta|^2 / 2) reach for a turn theta in the step, the farthest of its points reach from its
+// centre: below that a shape's linear path over the step, which its speculative rows stop, stays within the slop of
+// the real one. Its path runs from the step's start pose (the snapshot, where the collide stage put its shapes) to
+// its end pose along a steady turn. The pose where it first came within half the slop of a static shape it then went
+// more than the slop into or through (fcGeometry_PathCrosses) replaces the end pose; its velocities stay, so its
+// next step's contacts, found there, stop it: the time of impact of Box2D's continuous pass, taken for the turning
+// that speculative rows cannot follow.
+void fcContinuous_Step(fcWorld* world)
+{
+    if (!world->def.continuousCollision) return;
+    fcReal slop = world->def.contactSlop;
+    for (int k = 0; k < world->bodyHigh; ++k) {
+        fcBody* b = world->bodies + k;
+        if (!b->inUse || b->type != fc_dynamicBody || b->asleep || b->jointCount > 0 || b->shapeCount == 0) continue;
+        fcVec3 c0 = world->snapshotPosition[k];
+        fcQuat q0 = world->snapshotOrientation[k];
+        fcVec3 turn = fcContinuous_Turn(fcQuat_Mul(b->orientation, fcQuat_Conj(q0)));
+        fcReal reach = 0;
+        for (int i = 0; i < b->shapeCount; ++i) {
+            const fcShape* s = world->shapes + b->shapes[i];
+            fcVec3 mid = fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi));
+            fcReal r = fcVec3_Distance(mid, c0) + (fcReal)0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
+            reach = r > reach ? r : reach;
+        }
+        if (fcVec3_Dot(turn, turn) * reach <= 2 * slop) continue;
+        fcPath path = {c0, fcVec3_Sub(b->position, c0), turn, reach};
+        fcVec3 c1 = b->position, r = fcV3(reach, reach, reach);
+        fcAabb box = {fcVec3_Sub(fcV3(fmin(c0.x, c1.x), fmin(c0.y, c1.y), fmin(c0.z, c1.z)), r),
+                      fcVec3_Add(fcV3(fmax(c0.x, c1.x), fmax(c0.y, c1.y), fmax(c0.z, c1.z)), r)};
+        fcContinuousQuery q = {.world = world, .path = &path, .first = 1};
+        for (int i = 0; i < b->shapeCount; ++i) {
+            const fcShape* s = world->shapes + b->shapes[i];
+            if (s->def.isSensor || s->proxy < 0) continue;
+            q.shape = b->shapes[i];
+            q.start = s->transform;
+            q.end = fcShape_GetTransform(world, s);
+            fcBroadphase_Query(&world->broadphase, box, fcContinuous_Visit, &q);
+        }
+        if (q.first >= 1) continue;
+        // the angular velocity turns back with the body: its spin in the body's frame, and so its kinetic energy, stay
+        // (kept in the world's frame, it put 36 % more energy into a plank turning 2.5 rad a step)
+        fcQuat back = fcQuat_FromRotationVector(fcVec3_Scale(q.first - 1, turn));
+        b->position = fcVec3_MulAdd(c0, q.first, path.shift);
+        b->orientation = fcQuat_Renormalize(fcQuat_Mul(back, b->orientation));
+        b->angularVelocity = fcQuat_Rotate(back, b->angularVelocity);
+        fcBody_UpdateInverseInertia(b);
+    }
+}
