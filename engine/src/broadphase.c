@@ -515,11 +515,12 @@ void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context)
     bp->moveCount = 0;
 }
 
-void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn, void* context)
+// the proxies of trees [first, last] whose boxes overlap box
+static void fcBroadphase_QueryTrees(const fcBroadphase* bp, int first, int last, fcAabb box, fcTreeQueryFcn* fcn, void* context)
 {
     fcStack stack;
     fcStack_Init(&stack);
-    for (int tree = 0; tree < 2; ++tree) {
+    for (int tree = first; tree <= last; ++tree) {
         if (bp->trees[tree].root != FC_NULL_NODE) fcStack_Push(&stack, tree, bp->trees[tree].root, 0);
     }
     while (stack.count > 0) {
@@ -534,6 +535,16 @@ void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn,
         }
     }
     fcStack_Free(&stack);
+}
+
+void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn, void* context)
+{
+    fcBroadphase_QueryTrees(bp, 0, 1, box, fcn, context);
+}
+
+void fcBroadphase_QueryStatic(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn, void* context)
+{
+    fcBroadphase_QueryTrees(bp, 0, 0, box, fcn, context);
 }
 
 // Pushes the boxes the segment enters, the farther one first so that the nearer is visited first.

@@ -73,6 +73,8 @@ void fcBroadphase_UpdatePairs(fcBroadphase* bp, fcPairFcn* fcn, void* context);
 // Proxies whose fat boxes overlap box; return false from fcn to stop.
 typedef bool fcTreeQueryFcn(int proxy, int userIndex, void* context);
 void fcBroadphase_Query(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn, void* context);
+// the same over the static proxies only
+void fcBroadphase_QueryStatic(const fcBroadphase* bp, fcAabb box, fcTreeQueryFcn* fcn, void* context);
 // Proxies whose fat boxes the segment origin + t translation, t in [0, maxFraction], crosses, nearest boxes
 // first where cheap. fcn returns the new maxFraction: the hit's fraction to clip the ray (closest hit), the
 // old value to go on (all hits), 0 to stop.

@@ -616,14 +616,16 @@ static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape
 // the box of a moving shape swept over the coming step, d its displacement: a fast body's pairs are found before it
 // reaches them. A shape off its body's centre moves at its own point's velocity, and its path bends from that line
 // by up to |w|^2 |r| h^2 / 2 as the body turns.
-static fcAabb fcContacts_Swept(const fcWorld* world, const fcShape* s, const fcBody* b, fcVec3* d)
+static inline __attribute__((always_inline)) fcAabb fcContacts_Swept(const fcWorld* world, const fcShape* s, const fcBody* b, fcVec3* d)
 {
     fcReal h = world->def.timestep;
     fcVec3 r = fcVec3_Sub(s->transform.p, b->position);
-    *d = fcVec3_Scale(h, fcBody_PointVelocity(b, r));
     fcAabb swept = s->aabb;
-    fcReal bend = (fcReal)0.5 * fcVec3_Dot(b->angularVelocity, b->angularVelocity) * fcVec3_Length(r) * h * h;
-    if (bend > 0) {
+    if (r.x == 0 && r.y == 0 && r.z == 0) {  // the common case, a shape at its body's centre: kept cheap
+        *d = fcVec3_Scale(h, b->linearVelocity);
+    } else {
+        *d = fcVec3_Scale(h, fcBody_PointVelocity(b, r));
+        fcReal bend = (fcReal)0.5 * fcVec3_Dot(b->angularVelocity, b->angularVelocity) * fcVec3_Length(r) * h * h;
         swept.lo = fcVec3_Sub(swept.lo, fcV3(bend, bend, bend));
         swept.hi = fcVec3_Add(swept.hi, fcV3(bend, bend, bend));
     }
@@ -657,8 +659,9 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair. A shape off its body's
         // centre is carried round it too, at |w| times that distance (a dumbbell's ball at 2 m turning at 2.5
         // rad/s passed through a 2 cm plate between two steps' speculative points)
-        fcReal reach = b->type == fc_staticBody ? 0
-                                                : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo) + fcVec3_Distance(s->transform.p, b->position);
+        fcVec3 r = fcVec3_Sub(s->transform.p, b->position);
+        fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
+        if (reach > 0 && (r.x != 0 || r.y != 0 || r.z != 0)) reach += fcVec3_Length(r);
         world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
         if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
         if (fcContacts_Unseen(s)) {
