@@ -619,11 +619,13 @@ static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape
 static inline __attribute__((always_inline)) fcAabb fcContacts_Swept(const fcWorld* world, const fcShape* s, const fcBody* b, fcVec3* d)
 {
     fcReal h = world->def.timestep;
-    fcVec3 r = fcVec3_Sub(s->transform.p, b->position);
     fcAabb swept = s->aabb;
-    if (r.x == 0 && r.y == 0 && r.z == 0) {  // the common case, a shape at its body's centre: kept cheap
-        *d = fcVec3_Scale(h, b->linearVelocity);
+    if (s->transform.p.x == b->position.x && s->transform.p.y == b->position.y && s->transform.p.z == b->position.z) {
+        *d = fcVec3_Scale(h, b->linearVelocity);  // the common case, a shape at its body's centre: kept cheap
     } else {
+        // from the centre of the shape's box: a hull's frame may lie far from its points (a hull 5 m from its own
+        // origin passed a 2 cm plate with the origin's velocity)
+        fcVec3 r = fcVec3_Sub(fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi)), b->position);
         *d = fcVec3_Scale(h, fcBody_PointVelocity(b, r));
         fcReal bend = (fcReal)0.5 * fcVec3_Dot(b->angularVelocity, b->angularVelocity) * fcVec3_Length(r) * h * h;
         swept.lo = fcVec3_Sub(swept.lo, fcV3(bend, bend, bend));
@@ -661,7 +663,8 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         // rad/s passed through a 2 cm plate between two steps' speculative points)
         fcVec3 r = fcVec3_Sub(s->transform.p, b->position);
         fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
-        if (reach > 0 && (r.x != 0 || r.y != 0 || r.z != 0)) reach += fcVec3_Length(r);
+        if (reach > 0 && (r.x != 0 || r.y != 0 || r.z != 0))
+            reach += fcVec3_Distance(fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi)), b->position);
         world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
         if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
         if (fcContacts_Unseen(s)) {

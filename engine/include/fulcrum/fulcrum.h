@@ -80,9 +80,10 @@ typedef struct fcWorldDef {
     bool frictionCone;              ///< Coulomb's cone, |lambda_t| <= mu lambda_n at each point, default true; false: the
                                     ///< pyramid, each tangent row within mu lambda_n alone (some 7 % faster in a pile, but
                                     ///< a point's friction reaches sqrt(2) mu lambda_n where it turns as it slides)
-    bool continuousCollision;       ///< a body turning fast enough that its shapes' paths bend from straight lines by more
-                                    ///< than the slop in a step, and that went into or through a static shape, is put back
-                                    ///< where it first came near it (time of impact), default true
+    bool continuousCollision;       ///< a body without joints turning fast enough that its shapes' paths bend from straight
+                                    ///< lines by more than the slop in a step, and that met a static shape in the step and
+                                    ///< went into (twice the slop) or through it, is put back where it first came near it
+                                    ///< (time of impact; its velocities kept), default true
     bool enableSleeping;            ///< islands at rest fall asleep (scene key `sleeping`), default true
     fcReal sleepVelocity;           ///< m/s (and rad/s times 1 m) below which a body counts as at rest, default 0.05
     fcReal sleepTime;               ///< s an island must rest before it sleeps, default 0.5 (at rest: also its velocities
