@@ -16,6 +16,12 @@
 
 typedef struct fcTransform { fcVec3 p; fcQuat q; } fcTransform;  // shape frame -> world
 typedef struct fcAabb { fcVec3 lo, hi; } fcAabb;
+static inline fcVec3 fcAabb_Centre(fcAabb box) { return fcVec3_Scale((fcReal)0.5, fcVec3_Add(box.lo, box.hi)); }
+// how far a point in the box can be from p: the box's centre's distance plus its half diagonal
+static inline fcReal fcAabb_Reach(fcAabb box, fcVec3 p)
+{
+    return fcVec3_Distance(fcAabb_Centre(box), p) + (fcReal)0.5 * fcVec3_Distance(box.hi, box.lo);
+}
 
 typedef struct fcHull fcHull;  // hull.c
 typedef struct fcMesh fcMesh;  // mesh.c

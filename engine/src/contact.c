@@ -321,8 +321,8 @@ static bool fcContacts_StayApart(const fcWorld* world, const fcContact* c, const
     const uint8_t* pairs = world->contacts.bodyPairs;
     if (!fcContacts_Alone(world, ba, pairs[c->bodyA]) || !fcContacts_Alone(world, bb, pairs[c->bodyB])) return false;
     fcReal h = world->def.timestep;
-    fcVec3 ca = fcVec3_Scale((fcReal)0.5, fcVec3_Add(sa->aabb.lo, sa->aabb.hi));
-    fcVec3 cb = fcVec3_Scale((fcReal)0.5, fcVec3_Add(sb->aabb.lo, sb->aabb.hi));
+    fcVec3 ca = fcAabb_Centre(sa->aabb);
+    fcVec3 cb = fcAabb_Centre(sb->aabb);
     fcVec3 da = fcVec3_Sub(ca, ba->position), db = fcVec3_Sub(cb, bb->position);
     fcVec3 va = fcBody_PointVelocity(ba, da), vb = fcBody_PointVelocity(bb, db);
     fcVec3 v = fcVec3_Sub(va, vb), across = fcVec3_MulAdd(v, -fcVec3_Dot(v, m->normal), m->normal);
@@ -613,6 +613,12 @@ static fcTransform fcContacts_ShapeTransform(const fcWorld* world, const fcShape
     return xf;
 }
 
+// whether a shape's frame is at its body's centre (the common case, kept cheap below), exactly
+static inline bool fcContacts_Centred(const fcShape* s, const fcBody* b)
+{
+    return s->transform.p.x == b->position.x && s->transform.p.y == b->position.y && s->transform.p.z == b->position.z;
+}
+
 // the box of a moving shape swept over the coming step, d its displacement: a fast body's pairs are found before it
 // reaches them. A shape off its body's centre moves at its own point's velocity, and its path bends from that line
 // by up to |w|^2 |r| h^2 / 2 as the body turns.
@@ -620,12 +626,12 @@ static inline __attribute__((always_inline)) fcAabb fcContacts_Swept(const fcWor
 {
     fcReal h = world->def.timestep;
     fcAabb swept = s->aabb;
-    if (s->transform.p.x == b->position.x && s->transform.p.y == b->position.y && s->transform.p.z == b->position.z) {
-        *d = fcVec3_Scale(h, b->linearVelocity);  // the common case, a shape at its body's centre: kept cheap
+    if (fcContacts_Centred(s, b)) {
+        *d = fcVec3_Scale(h, b->linearVelocity);
     } else {
         // from the centre of the shape's box: a hull's frame may lie far from its points (a hull 5 m from its own
         // origin passed a 2 cm plate with the origin's velocity)
-        fcVec3 r = fcVec3_Sub(fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi)), b->position);
+        fcVec3 r = fcVec3_Sub(fcAabb_Centre(s->aabb), b->position);
         *d = fcVec3_Scale(h, fcBody_PointVelocity(b, r));
         fcReal bend = (fcReal)0.5 * fcVec3_Dot(b->angularVelocity, b->angularVelocity) * fcVec3_Length(r) * h * h;
         swept.lo = fcVec3_Sub(swept.lo, fcV3(bend, bend, bend));
@@ -661,10 +667,9 @@ static void fcContacts_RefitChunk(void* context, int begin, int end)
         // margin of every pair it is in (fcContacts_Margin): once a shape, not twice a pair. A shape off its body's
         // centre is carried round it too, at |w| times that distance (a dumbbell's ball at 2 m turning at 2.5
         // rad/s passed through a 2 cm plate between two steps' speculative points)
-        fcVec3 r = fcVec3_Sub(s->transform.p, b->position);
-        fcReal reach = b->type == fc_staticBody ? 0 : 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
-        if (reach > 0 && (r.x != 0 || r.y != 0 || r.z != 0))
-            reach += fcVec3_Distance(fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi)), b->position);
+        fcReal reach = b->type == fc_staticBody   ? 0
+                       : fcContacts_Centred(s, b) ? 0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo)
+                                                  : fcAabb_Reach(s->aabb, b->position);
         world->contacts.shapeSpinReach[k] = fcVec3_Length(b->angularVelocity) * reach;
         if ((!fcContacts_Moves(b) && !b->moved) || b->asleep) continue;
         if (fcContacts_Unseen(s)) {

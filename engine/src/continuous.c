@@ -42,9 +42,9 @@ static bool fcContinuous_Deep(const fcContinuousQuery* q, const fcShape* b, fcTr
     return false;
 }
 
-// Whether the moving shape, near b at t, went into or through it by the step's end: it overlaps b by more than the
-// slop there (the contacts' rows, linearised at the step's start, did not hold it), or the straight line from its
-// centre at t to its centre now crosses b (it passed a thin one whole)
+// Whether the moving shape, near b at t, went into or through it by the step's end: it overlaps b by more than twice
+// the slop there (the contacts' rows, linearised at the step's start, did not hold it), or the straight line from
+// its box's centre at t to where that centre ends crosses b (it passed a thin one whole)
 static bool fcContinuous_WentIn(const fcContinuousQuery* q, const fcShape* b, fcReal t)
 {
     if (fcContinuous_Deep(q, b, q->end)) return true;
@@ -93,10 +93,10 @@ static bool fcContinuous_FindSolid(int proxy, int userIndex, void* context)
 // more than the slop, (|theta|^2 / 2) reach for a turn theta in the step, the farthest of its points reach from its
 // centre: below that a shape's linear path over the step, which its speculative rows stop, stays within the slop of
 // the real one. Its path runs from the step's start pose (the snapshot, where the collide stage put its shapes) to
-// its end pose along a steady turn. The pose where it first came within half the slop of a static shape it then went
-// more than the slop into or through (fcGeometry_PathCrosses) replaces the end pose; its velocities stay, so its
-// next step's contacts, found there, stop it: the time of impact of Box2D's continuous pass, taken for the turning
-// that speculative rows cannot follow.
+// its end pose along a steady turn. Where a shape, clear of a static shape by more than half the slop at the start,
+// first comes within half the slop of it (fcGeometry_PathTouch) and then went in or through (fcContinuous_WentIn),
+// that pose replaces the end pose; its velocities stay, so its next step's contacts, found there, stop it: the time
+// of impact of Box2D's continuous pass, taken for the turning that speculative rows cannot follow.
 void fcContinuous_Step(fcWorld* world)
 {
     if (!world->def.continuousCollision) return;
@@ -117,9 +117,7 @@ void fcContinuous_Step(fcWorld* world)
         if (sine2 == 0) continue;
         fcReal reach = 0;
         for (int i = 0; i < b->shapeCount; ++i) {
-            const fcShape* s = world->shapes + b->shapes[i];
-            fcVec3 mid = fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi));
-            fcReal r = fcVec3_Distance(mid, c0) + (fcReal)0.5 * fcVec3_Distance(s->aabb.hi, s->aabb.lo);
+            fcReal r = fcAabb_Reach(world->shapes[b->shapes[i]].aabb, c0);
             reach = r > reach ? r : reach;
         }
         // the turn is 2 asin(sin) <= pi sin: most bodies are let go before its arc tangent
@@ -137,7 +135,7 @@ void fcContinuous_Step(fcWorld* world)
             q.shape = b->shapes[i];
             q.start = s->transform;
             q.end = fcShape_GetTransform(world, s);
-            q.centre = fcVec3_Scale((fcReal)0.5, fcVec3_Add(s->aabb.lo, s->aabb.hi));
+            q.centre = fcAabb_Centre(s->aabb);
             fcBroadphase_QueryStatic(&world->broadphase, box, fcContinuous_Visit, &q);
         }
         if (q.first >= 1) continue;

@@ -319,7 +319,7 @@ void fcMesh_Query(const fcMesh* mesh, fcAabb box, fcMeshVisitFcn* visit, void* c
 fcAabb fcMesh_ComputeAabb(const fcMesh* mesh, fcTransform xf)
 {
     fcAabb root = mesh->nodes[0].box;
-    fcVec3 c = fcVec3_Scale((fcReal)0.5, fcVec3_Add(root.lo, root.hi));
+    fcVec3 c = fcAabb_Centre(root);
     fcVec3 h = fcVec3_Scale((fcReal)0.5, fcVec3_Sub(root.hi, root.lo));
     fcMat33 r = fcMat33_FromQuat(xf.q);
     // the rotated box's corners span |R| h about the rotated centre
