@@ -208,6 +208,22 @@ static int test_pyramid_stands(void)
     printf("  pyramid: %d contacts, %d points, %d sweeps, residual %.3g m/s, %.3f ms/step\n", st.contactCount, st.contactPoints,
            st.contactIterations, st.complementarityResidual, st.profile.step);
     ENSURE_LE(st.complementarityResidual, 1e-3);
+    // the profile's stages are timed in processor ticks and turned into ms by the step's own wall time: each is
+    // a share of the step (none negative, together no more than it, most of it), and the pyramid's is contacts
+    const fcProfile* p = &st.profile;
+    const double stage[] = {p->collide, p->integrateVelocities, p->buildRows, p->factor, p->solve, p->contactSolve,
+                            p->integratePositions, p->contactPositions, p->project, p->sleep, p->diagnostics,
+                            p->continuous};
+    double staged = 0;
+    for (size_t k = 0; k < sizeof stage / sizeof stage[0]; ++k) {
+        ENSURE(stage[k] >= 0);
+        staged += stage[k];
+    }
+    ENSURE(p->step > 0);
+    ENSURE_LE(staged, p->step * (1 + 1e-12));
+    ENSURE_LE(0.5 * p->step, staged);
+    ENSURE_LE(p->broadphase + p->narrowphase, p->collide * (1 + 1e-12));
+    ENSURE_LE(0.2 * p->step, p->contactSolve);
     fcDestroyWorld(w);
     return 0;
 }

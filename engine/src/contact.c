@@ -1235,7 +1235,7 @@ void fcContacts_Collide(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
     fcProfile* prof = &world->stats.profile;
-    double t0 = fcNowMs();
+    fcTick t0 = fcTicks();
     if (world->contactFilterDirty) {
         // joints came or went: a pair a joint now connects stops colliding
         for (int c = 0; c < set->high; ++c) {
@@ -1255,8 +1255,8 @@ void fcContacts_Collide(fcWorld* world)
     fcContacts_CountBodyPairs(world);
     set->keepStillPairs = marked && memcmp(&set->keptGravity, &world->def.gravity, sizeof(fcVec3)) == 0;
     set->keptGravity = world->def.gravity;
-    double t1 = fcNowMs();
-    prof->broadphase += t1 - t0;
+    prof->broadphase += fcTicksSince(t0);
+    fcTick t1 = fcTicks();
 
     if (set->slotCapacity < set->high) {
         set->slotCapacity = set->capacity;
@@ -1307,7 +1307,7 @@ void fcContacts_Collide(fcWorld* world)
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
     fcContacts_SortByHeight(world);
     set->layoutDirty = true;
-    prof->narrowphase += fcNowMs() - t1;
+    prof->narrowphase += fcTicksSince(t1);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Allocation, the thread's last error message, the log hook and the clock.
+// Allocation, the thread's last error message, the log hook and the clocks.
 #define _POSIX_C_SOURCE 199309L
 #include "core.h"
 
@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 static _Thread_local char s_lastError[512];
 static fcLogFcn* s_logFcn = NULL;
@@ -56,4 +60,15 @@ double fcNowMs(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+fcTick fcTicks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (fcTick)ts.tv_sec * 1000000000u + (fcTick)ts.tv_nsec;
+#endif
 }

@@ -6,6 +6,7 @@
 #include "fulcrum/fulcrum.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__)
 #define FC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -32,5 +33,15 @@ bool fcError(const char* fmt, ...) FC_PRINTF(1, 2);
 
 // Monotonic wall clock, ms.
 double fcNowMs(void);
+
+// The stages' clock (fcProfile), in ticks: the processor's time-stamp counter on x86, else nanoseconds. A
+// virtual machine's clock_gettime takes 30 to 50 ns, and a step reads the clock some twenty times: a one-body
+// world (S5) spent half its step there. fcWorld_Step turns the stages' ticks into ms by the step's own ratio of
+// wall time to ticks (fcStep_ProfileInMs), so no rate is assumed.
+typedef uint64_t fcTick;
+fcTick fcTicks(void);
+// ticks from `from` to `to`; 0 if the counter went back (a thread moved to a core whose counter lags)
+static inline double fcTicksBetween(fcTick from, fcTick to) { return to > from ? (double)(to - from) : 0; }
+static inline double fcTicksSince(fcTick from) { return fcTicksBetween(from, fcTicks()); }
 
 #endif

@@ -10,7 +10,7 @@
 static void fcSolve_Joints(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
-    double t1 = fcNowMs();
+    fcTick t1 = fcTicks();
     fcRows_Velocities(world, r->lambda);
     for (int i = 0; i < r->count; ++i) {
         fcReal soft = (r->flags[i] & fc_rowSoft) ? r->compliance[i] * r->applied[i] : 0;
@@ -19,7 +19,7 @@ static void fcSolve_Joints(fcWorld* world)
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
     for (int i = 0; i < r->count; ++i) r->applied[i] += r->lambda[i];
-    world->stats.profile.solve += fcNowMs() - t1;
+    world->stats.profile.solve += fcTicksSince(t1);
 }
 
 // factor A (inactive one-sided rows decoupled), then solve and apply
@@ -27,9 +27,9 @@ static void fcSolve_Once(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
     fcRows_AssembleA(world, false);
-    double t0 = fcNowMs();
+    fcTick t0 = fcTicks();
     world->stats.redundantRows = fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
-    world->stats.profile.factor += fcNowMs() - t0;
+    world->stats.profile.factor += fcTicksSince(t0);
     fcSolve_Joints(world);
 }
 
@@ -128,11 +128,11 @@ void fcSolve_Velocities(fcWorld* world)
     bool contacts = fcContacts_HasRows(world);
     bool joints = world->rows.count > 0;
     if (contacts) {
-        double t0 = fcNowMs();
+        fcTick t0 = fcTicks();
         fcContacts_Prepare(world);
         fcContacts_WarmStart(world);
         fcContacts_StoreVelocities(world);
-        world->stats.profile.contactSolve += fcNowMs() - t0;
+        world->stats.profile.contactSolve += fcTicksSince(t0);
     }
     if (joints) fcSolve_JointRows(world);
     if (!contacts) return;
@@ -140,9 +140,9 @@ void fcSolve_Velocities(fcWorld* world)
     if (joints) fcContacts_LoadVelocities(world);
     if (world->contacts.exactIslandCount > 0) {
         // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
-        double t0 = fcNowMs();
+        fcTick t0 = fcTicks();
         bool throughJoints = fcContacts_SolveExact(world);
-        world->stats.profile.contactSolve += fcNowMs() - t0;
+        world->stats.profile.contactSolve += fcTicksSince(t0);
         if (throughJoints) {
             // the joints take up the exact impulses, as after a sweep: the solve counted on it. A stop that takes
             // hold or lets go changes what the contacts see through the joints: the islands are solved again.
@@ -150,9 +150,9 @@ void fcSolve_Velocities(fcWorld* world)
             fcSolve_Joints(world);
             for (int round = 0; round < 4 && fcSolve_SettleAfterContacts(world); ++round) {
                 fcContacts_LoadVelocities(world);
-                double t1 = fcNowMs();
+                fcTick t1 = fcTicks();
                 fcContacts_SolveExact(world);
-                world->stats.profile.contactSolve += fcNowMs() - t1;
+                world->stats.profile.contactSolve += fcTicksSince(t1);
                 fcContacts_StoreVelocities(world);
                 fcSolve_Joints(world);
             }
@@ -161,10 +161,10 @@ void fcSolve_Velocities(fcWorld* world)
     }
     int least = world->def.contactIterations, most = FC_CONTACT_MOST_SWEEPS * least;  // contact.h
     for (int it = 0; it < most; ++it) {
-        double t0 = fcNowMs();
+        fcTick t0 = fcTicks();
         bool settled = false;
         fcReal change = fcContacts_Sweep(world, it, &settled);
-        world->stats.profile.contactSolve += fcNowMs() - t0;
+        world->stats.profile.contactSolve += fcTicksSince(t0);
         iterations += 1;
         if (joints) {
             // the joint solve works on the bodies' velocities
@@ -176,10 +176,10 @@ void fcSolve_Velocities(fcWorld* world)
         if (change <= world->def.contactTolerance || (it + 1 >= least && settled)) break;
     }
     fcContacts_StoreVelocities(world);
-    double t1 = fcNowMs();
+    fcTick t1 = fcTicks();
     fcContacts_Finish(world);
     world->stats.contactIterations += iterations;
-    world->stats.profile.contactSolve += fcNowMs() - t1;
+    world->stats.profile.contactSolve += fcTicksSince(t1);
 }
 
 // the impulses of the motor rows held at their bound (row `only`, or all of them when only < 0), times sign

@@ -76,30 +76,30 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, bool last,
 {
     fcProfile* prof = &world->stats.profile;
     world->h = h;
-    double t0 = fcNowMs();
+    fcTick t0 = fcTicks();
     // a user row can go non-finite at a later substep's pose (the step's first fill checked q_n only): its block
     // keeps the rows it had, and the substep counts as failed, so that the step is retaken in smaller ones
     bool filled = rowsFilled || fcRows_Fill(world, world->time, false);
-    double t1 = fcNowMs();
-    prof->buildRows += t1 - t0;
+    fcTick t1 = fcTicks();
+    prof->buildRows += fcTicksBetween(t0, t1);
 
     fcIntegrate_Velocities(world);
-    double t2 = fcNowMs();
-    prof->integrateVelocities += t2 - t1;
+    fcTick t2 = fcTicks();
+    prof->integrateVelocities += fcTicksBetween(t1, t2);
 
     fcSolve_Velocities(world);
-    double t3 = fcNowMs();
+    fcTick t3 = fcTicks();
 
     // the projection refreshes every moving body's world inertia when it ends, and nothing before it reads
     // the new one unless contacts are pushed apart (the projection's refactors refresh what they read)
     bool projecting = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     fcIntegrate_Positions(world, !projecting || fcContacts_HasRows(world));
-    double t4 = fcNowMs();
-    prof->integratePositions += t4 - t3;
+    fcTick t4 = fcTicks();
+    prof->integratePositions += fcTicksBetween(t3, t4);
     if (fcContacts_HasRows(world)) {
         fcContacts_SolvePositions(world, last);
-        double t5 = fcNowMs();
-        prof->contactPositions += t5 - t4;
+        fcTick t5 = fcTicks();
+        prof->contactPositions += fcTicksBetween(t4, t5);
         t4 = t5;
     }
 
@@ -109,9 +109,22 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, bool last,
         converged = world->stats.projectionConverged;
         *iterations += world->stats.projectionIterations;
     }
-    prof->project += fcNowMs() - t4;
+    prof->project += fcTicksSince(t4);
     world->time += h;
     return converged && filled;
+}
+
+// the stages were timed in ticks (fcTicks): into ms by this step's own wall time over its ticks
+static void fcStep_ProfileInMs(fcWorld* world, double wall0, fcTick tick0)
+{
+    fcProfile* p = &world->stats.profile;
+    double ticks = fcTicksSince(tick0), ms = fcNowMs() - wall0;
+    double s = ticks > 0 ? ms / ticks : 0;
+    double* stage[] = {&p->collide, &p->broadphase, &p->narrowphase, &p->integrateVelocities, &p->buildRows,
+                       &p->factor, &p->solve, &p->contactSolve, &p->integratePositions, &p->contactPositions,
+                       &p->project, &p->sleep, &p->diagnostics, &p->continuous};
+    for (size_t k = 0; k < sizeof stage / sizeof stage[0]; ++k) *stage[k] *= s;
+    p->step = ms;
 }
 
 bool fcWorld_Step(fcWorldId worldId)
@@ -123,7 +136,8 @@ bool fcWorld_Step(fcWorldId worldId)
     fcIslands_WakePending(world);
     fcReal h = world->def.timestep;
     fcWorldStats* st = &world->stats;
-    double t0 = fcNowMs();
+    double wall0 = fcNowMs();
+    fcTick t0 = fcTicks();
     world->locked = true;
     world->h = h;
 
@@ -161,10 +175,10 @@ bool fcWorld_Step(fcWorldId worldId)
         fcJoint* joint = world->joints + r->activeJoints[n];
         joint->activeAtStepStart = joint->active;
     }
-    double tc = fcNowMs();
+    fcTick tc = fcTicks();
     fcContacts_Collide(world);
     world->collideEventCount = world->eventCount;
-    st->profile.collide = fcNowMs() - tc;
+    st->profile.collide = fcTicksSince(tc);
     fcReal startTime = world->time;
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     // a stack's load crosses many contacts: small substeps with a few sweeps each converge far better than
@@ -199,6 +213,7 @@ bool fcWorld_Step(fcWorldId worldId)
         world->time = startTime;
         fcStep_Begin(world);
         fcRows_ClearRecords(world);
+        fcStep_ProfileInMs(world, wall0, t0);
         world->locked = false;
         return false;
     }
@@ -207,9 +222,10 @@ bool fcWorld_Step(fcWorldId worldId)
     world->substeps = substeps;
     world->lastSubstepH = h / substeps;
     if (fcContacts_HasRows(world)) fcContacts_EndStep(world);
-    double tc2 = fcNowMs();
+    fcTick tc2 = fcTicks();
     fcContinuous_Step(world);
-    st->profile.continuous = fcNowMs() - tc2;
+    fcTick t5 = fcTicks();
+    st->profile.continuous = fcTicksBetween(tc2, t5);
     world->h = h;
     st->projectionIterations = iterations;
     st->projectionConverged = converged;
@@ -217,10 +233,9 @@ bool fcWorld_Step(fcWorldId worldId)
     if (!converged) st->projectionFailures += 1;
     if (!projected) st->projectionIterations = 0;
 
-    double t5 = fcNowMs();
     fcIslands_Update(world);
-    st->profile.sleep = fcNowMs() - t5;
-    t5 = fcNowMs();
+    fcTick t6 = fcTicks();
+    st->profile.sleep = fcTicksBetween(t5, t6);
     world->stepCount += 1;
     fcDiagnostics_EndStep(world, projected && substeps == 1);
     st->time = world->time;
@@ -230,9 +245,8 @@ bool fcWorld_Step(fcWorldId worldId)
     st->nonzerosA = world->rows.nnzA;
     st->nonzerosL = world->ldlt.nnzL;
     st->fillIn = world->ldlt.fill;
-    double t6 = fcNowMs();
-    st->profile.diagnostics = t6 - t5;
-    st->profile.step = t6 - t0;
+    st->profile.diagnostics = fcTicksSince(t6);
+    fcStep_ProfileInMs(world, wall0, t0);
     world->locked = false;
     return true;
 }
