@@ -60,14 +60,16 @@ FC_V4_INLINE fcV8 fcV8_Splat(fcReal s) { return (fcV8){s, s, s, s, s, s, s, s}; 
     FC_V4_INLINE T T##_Min(T a, T b) { return T##_Select(a < b, a, b); }                                            \
     FC_V4_INLINE T T##_Greater(T a, T b, T ifTrue, T ifFalse) { return T##_Select(a > b, ifTrue, ifFalse); }        \
     FC_V4_INLINE T T##_Abs(T a) { return (T)((T##Bits)a & ~(T##Bits)T##_Splat(-0.0)); }                       \
-    FC_V4_INLINE bool T##_AnyGreater(T a, T b)                                                                      \
-    {                                                                                                               \
-        T##Bits m = a > b;                                                                                          \
-        long long any = m[0];                                                                                       \
-        for (int i = 1; i < (int)(sizeof(T) / sizeof(fcReal)); ++i) any |= m[i];                                   \
-        return any != 0;                                                                                            \
-    }
+
 FC_VECTOR_OPERATIONS(fcV4)
+// whether a > b in some lane: the mask's halves or-ed in registers (a loop over its lanes went through memory: GCC
+// stored the mask and read it back lane by lane, a stall that cost the cone's projection 5 % of S4's sweep)
+FC_V4_INLINE bool fcV4_AnyBits(fcV4Bits m)
+{
+    __typeof__(__builtin_shufflevector(m, m, 0, 1)) h = __builtin_shufflevector(m, m, 0, 1) | __builtin_shufflevector(m, m, 2, 3);
+    return (h[0] | h[1]) != 0;
+}
+FC_V4_INLINE bool fcV4_AnyGreater(fcV4 a, fcV4 b) { return fcV4_AnyBits(a > b); }
 FC_V4_INLINE fcV4 fcV4_Sqrt(fcV4 a) { return (fcV4){FC_SQRT(a[0]), FC_SQRT(a[1]), FC_SQRT(a[2]), FC_SQRT(a[3])}; }
 // the transpose of the 4 x 4 matrix whose rows are r[0..3]
 FC_V4_INLINE void fcV4_Transpose(fcV4* r)
@@ -90,6 +92,11 @@ FC_V4_INLINE fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return __builtin_shufflevector(l
 FC_V4_INLINE fcV4 fcV8_Low(fcV8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
 FC_V4_INLINE fcV4 fcV8_High(fcV8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 FC_VECTOR_OPERATIONS(fcV8)
+FC_V4_INLINE bool fcV8_AnyGreater(fcV8 a, fcV8 b)
+{
+    fcV8Bits m = a > b;
+    return fcV4_AnyBits(__builtin_shufflevector(m, m, 0, 1, 2, 3) | __builtin_shufflevector(m, m, 4, 5, 6, 7));
+}
 FC_V4_INLINE fcV8 fcV8_Sqrt(fcV8 a) { return fcV8_Join(fcV4_Sqrt(fcV8_Low(a)), fcV4_Sqrt(fcV8_High(a))); }
 #endif
 
