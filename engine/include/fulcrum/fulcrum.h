@@ -129,7 +129,8 @@ FC_API void* fcWorld_GetUserData(fcWorldId worldId);
 FC_API int fcWorld_GetBodyCount(fcWorldId worldId);
 FC_API int fcWorld_GetJointCount(fcWorldId worldId);
 
-/// Wall time of each stage of the last step, ms.
+/// Wall time of each stage of the last step, ms. `step` is read from the monotonic clock; the stages are timed with the
+/// processor's cycle counter (cheap to read) and scaled to ms by the step's own wall time, so they add up to at most `step`.
 typedef struct fcProfile {
     double step, collide, broadphase, narrowphase, integrateVelocities, buildRows, factor, solve, contactSolve,
         integratePositions, contactPositions, project, sleep, diagnostics,  ///< summed over substeps
