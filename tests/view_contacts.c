@@ -8,45 +8,11 @@
 //     arrow's colour, and nothing changes at the box's middle;
 //   - dominoes: a click on a body without joints adds its contact channel to the plot (and a second click on
 //     another removes that one), and the channel then plots the total contact force of the frame record.
-#include "view.h"
-
 #include "plot.h"
 #include "render.h"
-#include "test_macros.h"
-
-#include <SDL.h>
+#include "view_events.h"
 
 #define PI 3.14159265358979323846
-
-static fcViewer* fc_viewer;
-
-static void fcPushKey(SDL_Keycode key)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.state = SDL_PRESSED;
-    e.key.keysym.sym = key;
-    SDL_PushEvent(&e);
-}
-
-static void fcPushButton(Uint32 type, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = type;
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-    e.button.x = x, e.button.y = y;
-    SDL_PushEvent(&e);
-}
-
-static int fcFrames(int n)
-{
-    for (int i = 0; i < n; ++i) ENSURE(fcViewer_Frame(fc_viewer, 1.0 / 60));
-    ENSURE(fcViewer_TakeGlError(fc_viewer) == 0);
-    return 0;
-}
 
 static int fcOpen(const char* demo)
 {
@@ -213,15 +179,6 @@ static int test_box_contact_arrows(void)
     ENSURE(middle == 0);
     fcViewer_Close(fc_viewer);
     return 0;
-}
-
-static int fcClickAt(const double p[3])
-{
-    double w[2];
-    ENSURE(fcViewer_WorldToWindow(fc_viewer, p, w));
-    fcPushButton(SDL_MOUSEBUTTONDOWN, (int)lround(w[0]), (int)lround(w[1]));
-    fcPushButton(SDL_MOUSEBUTTONUP, (int)lround(w[0]), (int)lround(w[1]));
-    return fcFrames(1);
 }
 
 static int test_click_contact_channel(void)

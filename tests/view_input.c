@@ -3,51 +3,7 @@
 // and single-step the pendulum, pick and drag its bob (the bob moves, and the pivot's reaction changes in the
 // very step the spring acts, by the spring's pull along the rod), click plot channels on and off and switch
 // the plotted quantity. A twin of the scene, stepped alike without the mouse, is the reference.
-#include "view.h"
-
-#include "test_macros.h"
-
-#include <SDL.h>
-
-static fcViewer* fc_viewer;
-
-static void fcPushKey(SDL_Keycode key)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.state = SDL_PRESSED;
-    e.key.keysym.sym = key;
-    SDL_PushEvent(&e);
-}
-
-static void fcPushButton(Uint32 type, int x, int y)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = type;
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-    e.button.x = x, e.button.y = y;
-    SDL_PushEvent(&e);
-}
-
-static void fcPushMotion(int x, int y, int xrel, int yrel)
-{
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEMOTION;
-    e.motion.state = SDL_BUTTON_LMASK;
-    e.motion.x = x, e.motion.y = y, e.motion.xrel = xrel, e.motion.yrel = yrel;
-    SDL_PushEvent(&e);
-}
-
-static int fcFrames(int n)
-{
-    for (int i = 0; i < n; ++i) ENSURE(fcViewer_Frame(fc_viewer, 1.0 / 60));
-    ENSURE(fcViewer_TakeGlError(fc_viewer) == 0);
-    return 0;
-}
+#include "view_events.h"
 
 static double fcTime(void) { return fcViewer_GetStep(fc_viewer)->time; }
 
@@ -56,15 +12,6 @@ static int fcStepTwin(fcScene* twin, long long steps)
 {
     for (long long k = 0; k < steps; ++k) ENSURE(fcWorld_Step(twin->world));
     return 0;
-}
-
-static int fcClickAt(const double p[3])
-{
-    double w[2];
-    ENSURE(fcViewer_WorldToWindow(fc_viewer, p, w));
-    fcPushButton(SDL_MOUSEBUTTONDOWN, (int)lround(w[0]), (int)lround(w[1]));
-    fcPushButton(SDL_MOUSEBUTTONUP, (int)lround(w[0]), (int)lround(w[1]));
-    return fcFrames(1);
 }
 
 static int test_input(void)
