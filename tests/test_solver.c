@@ -336,7 +336,7 @@ static int test_point_rows_match_generic(void)
         ENSURE(fcRows_Fill(w, w->time, false));
         fcRows_ComputeW(w, false);
         fcRows_AssembleA(w, false);
-        double* jv = malloc(sizeof(double) * (size_t)w->rows.count);
+        fcReal* jv = malloc(sizeof(fcReal) * (size_t)w->rows.count);
         fcRows_Velocities(w, jv);
         for (int i = 0; i < w->rows.count; ++i) worstJv = fmax(worstJv, fabs(jv[i] - fcRows_Velocity(w, i)));
         free(jv);

@@ -19,8 +19,16 @@
 // the most normal rows of an exact island: a pivot step costs a Cholesky factorization of up to this order
 #define FC_EXACT_MOST_ROWS 64
 // A's diagonal is raised by this fraction: four points on one face give three independent normal rows, so A is
-// singular; the regularized solve spreads the load over them the least-squares way
+// singular; the regularized solve spreads the load over them the least-squares way. FC_EXACT_TOLERANCE: a row's
+// residual that counts as zero, of the island's largest term. Both well above the round-off of fcReal (in float,
+// 1e-9 added nothing to a diagonal and no island passed the check: each fell back to the sweeps)
+#ifdef FC_FLOAT
+#define FC_EXACT_REGULARIZATION 1e-4f
+#define FC_EXACT_TOLERANCE 1e-5f
+#else
 #define FC_EXACT_REGULARIZATION 1e-9
+#define FC_EXACT_TOLERANCE 1e-10
+#endif
 
 // the most joint rows in an exact island: their dense factorization is of this order (its matrices take the
 // places of the contact rows' in exactMatrices)
@@ -420,7 +428,7 @@ static bool fcExact_SolveIsland(fcWorld* world, const fcExactRow* rows, int n, c
         a[i * n + i] = 1, q[i] = 0;
     }
     // a row is pulling, or apart and approaching by more than round-off
-    fcReal tolerance = 1e-10 * (scale > 0 ? scale : 1);
+    fcReal tolerance = FC_EXACT_TOLERANCE * (scale > 0 ? scale : 1);
     bool done = false;
     fcReal refined = 0, largest = 0;  // the refinement's largest change, the largest impulse
     for (int pivot = 0; pivot < 4 * n + 8 && !done; ++pivot) {
