@@ -5,6 +5,7 @@
 
 #include "fulcrum/fulcrum.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct Pendulum {
@@ -333,6 +334,149 @@ static int test_diverged_step_is_refused(void)
     return 0;
 }
 
+// A world is changed only between steps and queries: from a step's callback (a pre-solve hook) or a query's,
+// fcDestroyWorld, fcDestroyBody, fcDestroyShape and fcWorld_Step are refused with the reason, and the step or query
+// goes on over a world that is as it was (they freed the arrays the step and the query's tree walk were reading).
+typedef struct CallbackProbe {
+    fcWorldId world;
+    int calls;
+    char message[4][256];
+} CallbackProbe;
+
+static void fcProbe_Note(CallbackProbe* probe, int k)
+{
+    snprintf(probe->message[k], sizeof probe->message[k], "%s", fcGetLastError());
+}
+
+static bool fcProbe_PreSolve(fcShapeId a, fcShapeId b, fcContactData* contact, void* context)
+{
+    (void)b, (void)contact;
+    CallbackProbe* probe = context;
+    probe->calls += 1;
+    fcClearError();
+    fcDestroyWorld(probe->world);
+    fcProbe_Note(probe, 0);
+    fcClearError();
+    fcDestroyShape(a);
+    fcProbe_Note(probe, 1);
+    return true;
+}
+
+static bool fcProbe_Overlap(fcShapeId shape, void* context)
+{
+    CallbackProbe* probe = context;
+    probe->calls += 1;
+    fcClearError();
+    fcDestroyShape(shape);
+    fcProbe_Note(probe, 0);
+    fcClearError();
+    fcDestroyBody(fcShape_GetBody(shape));
+    fcProbe_Note(probe, 1);
+    fcClearError();
+    fcDestroyWorld(probe->world);
+    fcProbe_Note(probe, 2);
+    fcClearError();
+    fcWorld_Step(probe->world);
+    fcProbe_Note(probe, 3);
+    return true;
+}
+
+static int test_no_change_inside_steps_and_queries(void)
+{
+    static CallbackProbe probe;
+    memset(&probe, 0, sizeof probe);
+    fcWorldDef wd = fcDefaultWorldDef();
+    wd.preSolve = fcProbe_PreSolve;
+    wd.preSolveContext = &probe;
+    fcWorldId w = probe.world = fcCreateWorld(&wd);
+    fcBodyDef ground = fcDefaultBodyDef();
+    ground.type = fc_staticBody;
+    fcShapeDef plane = fcDefaultShapeDef();
+    plane.type = fc_planeShape;
+    ENSURE(fcShape_IsValid(fcCreateShape(fcCreateBody(w, &ground), &plane)));
+    // 64 balls resting on the ground: a tree deep enough that a freed node is read again
+    fcShapeDef ball = fcDefaultShapeDef();
+    ball.type = fc_sphereShape;
+    ball.radius = 0.4;
+    for (int i = 0; i < 64; ++i) {
+        fcBodyDef bd = fcDefaultBodyDef();
+        bd.position = fcV3(i % 8, i / 8, 0.4);
+        ENSURE(fcShape_IsValid(fcCreateShape(fcCreateBody(w, &bd), &ball)));
+    }
+    ENSURE(fcWorld_Step(w));
+    ENSURE(probe.calls == 64);  // each ball's pair with the ground
+    ENSURE(strcmp(probe.message[0], "fcDestroyWorld: the world is stepping") == 0);
+    ENSURE(strcmp(probe.message[1], "fcDestroyShape: the world is stepping") == 0);
+    ENSURE(fcWorld_IsValid(w) && fcWorld_GetBodyCount(w) == 65);
+    ENSURE(fcWorld_GetContactCount(w) == 64);
+
+    memset(&probe, 0, sizeof probe);
+    probe.world = w;
+    ENSURE(fcWorld_OverlapAABB(w, fcV3(-10, -10, -10), fcV3(10, 10, 10), fcDefaultQueryFilter(), fcProbe_Overlap, &probe));
+    ENSURE(probe.calls == 65);  // the balls and the plane
+    ENSURE(strcmp(probe.message[0], "fcDestroyShape: the world is in a query") == 0);
+    ENSURE(strcmp(probe.message[1], "fcDestroyBody: the world is in a query") == 0);
+    ENSURE(strcmp(probe.message[2], "fcDestroyWorld: the world is in a query") == 0);
+    ENSURE(strcmp(probe.message[3], "fcWorld_Step: the world is in a query") == 0);
+    ENSURE(fcWorld_IsValid(w) && fcWorld_GetBodyCount(w) == 65 && fcWorld_GetTime(w) == wd.timestep);
+    // after the query the world is the caller's again
+    fcClearError();
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetTime(w) == 2 * wd.timestep);
+    fcDestroyWorld(w);
+    ENSURE(!fcWorld_IsValid(w));
+    return 0;
+}
+
+// A world with no bodies steps (an empty scene file loads into one); its clock runs.
+static int test_empty_world_steps(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    for (int i = 0; i < 10; ++i) ENSURE(fcWorld_Step(w));
+    ENSURE_NEAR(fcWorld_GetTime(w), 10 * wd.timestep, 1e-15);
+    ENSURE(fcWorld_GetStats(w).energy == 0);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// Finite inputs whose energy overflows: a body spun at 1e155 rad/s (I w^2 is beyond double precision), a 1e10 kg
+// body 1e300 m up (m g z is). The step is refused with the reason and the state kept; before, it returned true
+// with an infinite energy in the stats.
+static int test_energy_overflow_is_refused(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.name = "top";
+    bd.mass = 1;
+    bd.inertia = fcV3(1, 1, 1);
+    bd.angularVelocity = fcV3(0, 0, 1e155);
+    fcBodyId top = fcCreateBody(w, &bd);
+    ENSURE(fcBody_IsValid(top));
+    fcClearError();
+    ENSURE(!fcWorld_Step(w));
+    ENSURE(strstr(fcGetLastError(), "body 1 (\"top\") came out with a non-finite energy") != NULL);
+    ENSURE(fcBody_GetAngularVelocity(top).z == 1e155 && fcWorld_GetTime(w) == 0);
+    // slowed to 1e150 rad/s (I w^2 = 1e300 J) it steps
+    ENSURE(fcBody_SetAngularVelocity(top, fcV3(0, 0, 1e150)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(isfinite(fcWorld_GetStats(w).energy));
+
+    bd.name = "high";
+    bd.angularVelocity = fcV3(0, 0, 0);
+    bd.position = fcV3(0, 0, 1e300);
+    bd.mass = 1e10;
+    fcBodyId high = fcCreateBody(w, &bd);
+    ENSURE(fcBody_IsValid(high));
+    fcClearError();
+    ENSURE(!fcWorld_Step(w));
+    ENSURE(strstr(fcGetLastError(), "body 2 (\"high\") came out with a non-finite energy") != NULL);
+    ENSURE(fcBody_GetPosition(high).z == 1e300 && fcWorld_GetTime(w) == wd.timestep);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // The energy is reported before the first step too: kinetic + gravity + springs of the initial state.
 static int test_initial_energy(void)
 {
@@ -444,5 +588,8 @@ int main(int argc, char** argv)
     RUN_TEST(test_shape_added_to_jointed_body);
     RUN_TEST(test_diverged_step_is_refused);
     RUN_TEST(test_initial_energy);
+    RUN_TEST(test_no_change_inside_steps_and_queries);
+    RUN_TEST(test_empty_world_steps);
+    RUN_TEST(test_energy_overflow_is_refused);
     TEST_MAIN_END();
 }

@@ -132,8 +132,8 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
         fcError("fcCreateBody: the def was not made by fcDefaultBodyDef");
         return fc_nullBodyId;
     }
-    if (world->locked) {
-        fcError("fcCreateBody: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcCreateBody: %s", fcWorld_Busy(world));
         return fc_nullBodyId;
     }
     if (def->type != fc_staticBody && def->type != fc_kinematicBody && def->type != fc_dynamicBody) {
@@ -209,8 +209,8 @@ void fcDestroyBody(fcBodyId bodyId)
     fcWorld* world = NULL;
     fcBody* b = fcGetBody(bodyId, &world, "fcDestroyBody");
     if (b == NULL) return;
-    if (world->locked) {
-        fcError("fcDestroyBody: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcDestroyBody: %s", fcWorld_Busy(world));
         return;
     }
     while (b->jointCount > 0) fcJoint_DestroyInternal(world, b->joints[b->jointCount - 1]);
@@ -240,7 +240,7 @@ bool fcBody_IsValid(fcBodyId id)
 
 #define FC_BODY_GET_UNLOCKED(id, caller)                                     \
     FC_BODY_GET(id, false, caller);                                          \
-    if (world->locked) return fcError("%s: the world is stepping", caller)
+    if (fcWorld_Busy(world)) return fcError("%s: %s", caller, fcWorld_Busy(world))
 
 fcBodyType fcBody_GetType(fcBodyId id)
 {

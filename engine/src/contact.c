@@ -1119,7 +1119,7 @@ static void fcContacts_CountBodyPairs(fcWorld* world)
         set->bodyPairsCapacity = world->bodyHigh;
         set->bodyPairs = fcRealloc(set->bodyPairs, (size_t)world->bodyHigh);
     }
-    memset(set->bodyPairs, 0, (size_t)world->bodyHigh);
+    if (world->bodyHigh > 0) memset(set->bodyPairs, 0, (size_t)world->bodyHigh);  // (none yet: NULL)
     for (int k = 0; k < 2 * set->high; ++k) {
         int b = set->pairBodies[k];
         if (b >= 0 && set->bodyPairs[b] < 2) set->bodyPairs[b] += 1;

@@ -17,9 +17,18 @@ bool fcDiagnostics_ValidateBodies(const fcWorld* world)
     return true;
 }
 
+// a bound of a body's energy terms: m v.v, trace(I) w.w (>= w.I w) and m |g.x|; finite while its energies are
+static fcReal fcDiagnostics_EnergyBound(const fcWorld* world, const fcBody* b)
+{
+    const fcMat33* I = &b->inertiaLocal;
+    return b->mass * (fcVec3_Dot(b->linearVelocity, b->linearVelocity) + FC_FABS(fcVec3_Dot(world->def.gravity, b->position))) +
+           (I->cx.x + I->cy.y + I->cz.z) * fcVec3_Dot(b->angularVelocity, b->angularVelocity);
+}
+
 // after the step: a state that overflowed (extreme velocities, forces, sizes or mass ratios the solve could not
-// carry) is refused here rather than handed to the next step, which would spread the NaN. The sum takes one pass
-// (a NaN or inf anywhere makes it non-finite); the body is looked up only when it is.
+// carry), or whose energy does (a mass of 1e308 lifted, a spin of 1e154 rad/s: the step's energy and reactions came
+// out inf or NaN while it returned true), is refused here rather than handed to the next step, which would spread
+// the NaN. The sum takes one pass (a NaN or inf anywhere makes it non-finite); the body is looked up only when it is.
 bool fcDiagnostics_ValidateState(const fcWorld* world)
 {
     fcReal sum = 0;
@@ -28,7 +37,7 @@ bool fcDiagnostics_ValidateState(const fcWorld* world)
         if (!b->inUse || b->type != fc_dynamicBody) continue;
         sum += b->position.x + b->position.y + b->position.z + b->orientation.w + b->orientation.x + b->orientation.y +
                b->orientation.z + b->linearVelocity.x + b->linearVelocity.y + b->linearVelocity.z +
-               b->angularVelocity.x + b->angularVelocity.y + b->angularVelocity.z;
+               b->angularVelocity.x + b->angularVelocity.y + b->angularVelocity.z + fcDiagnostics_EnergyBound(world, b);
     }
     if (isfinite(sum)) return true;
     for (int k = 0; k < world->bodyHigh; ++k) {
@@ -36,7 +45,9 @@ bool fcDiagnostics_ValidateState(const fcWorld* world)
         if (!b->inUse || b->type != fc_dynamicBody) continue;
         const char* what = !fcVec3_IsFinite(b->linearVelocity) || !fcVec3_IsFinite(b->angularVelocity) ? "velocity"
                            : !fcVec3_IsFinite(b->position) || !fcQuat_IsFinite(b->orientation)       ? "pose"
-                                                                                                        : NULL;
+                           : !isfinite(fcDiagnostics_EnergyBound(world, b)) ? "energy (its mass times its speed squared or "
+                                                                              "its height times gravity overflows)"
+                                                                            : NULL;
         if (what == NULL) continue;
         return fcError("fcWorld_Step: the step diverged: body %d (\"%s\") came out with a non-finite %s. The world is back "
                        "at its state before the step, the joints' reactions of the step cleared; look for extreme "

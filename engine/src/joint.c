@@ -289,8 +289,8 @@ fcJointId fcCreateJoint(fcWorldId worldId, const fcJointDef* def)
         fcError("fcCreateJoint: the def was not made by fcDefaultJointDef");
         return fc_nullJointId;
     }
-    if (world->locked) {
-        fcError("fcCreateJoint: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcCreateJoint: %s", fcWorld_Busy(world));
         return fc_nullJointId;
     }
     if ((unsigned)def->type >= fc_jointTypeCount || def->type == fc_userConstraint) {
@@ -421,8 +421,8 @@ fcJointId fcCreateUserConstraint(fcWorldId worldId, const fcUserConstraintDef* d
         fcError("fcCreateUserConstraint: the def was not made by fcDefaultUserConstraintDef");
         return fc_nullJointId;
     }
-    if (world->locked) {
-        fcError("fcCreateUserConstraint: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcCreateUserConstraint: %s", fcWorld_Busy(world));
         return fc_nullJointId;
     }
     if (def->fcn == NULL) {
@@ -514,8 +514,8 @@ void fcDestroyJoint(fcJointId jointId)
     fcWorld* world = NULL;
     fcJoint* j = fcGetJoint(jointId, &world, "fcDestroyJoint");
     if (j == NULL) return;
-    if (world->locked) {
-        fcError("fcDestroyJoint: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcDestroyJoint: %s", fcWorld_Busy(world));
         return;
     }
     fcJoint_DestroyInternal(world, jointId.index1 - 1);
@@ -536,7 +536,7 @@ bool fcJoint_IsValid(fcJointId jointId)
 
 #define FC_JOINT_GET_UNLOCKED(id, caller) \
     FC_JOINT_GET(id, false, caller);      \
-    if (world->locked) return fcError("%s: the world is stepping", caller)
+    if (fcWorld_Busy(world)) return fcError("%s: %s", caller, fcWorld_Busy(world))
 
 fcJointType fcJoint_GetType(fcJointId jointId)
 {

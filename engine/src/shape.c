@@ -216,8 +216,8 @@ fcShapeId fcCreateShape(fcBodyId bodyId, const fcShapeDef* def)
         fcError("fcCreateShape: the def was not made by fcDefaultShapeDef");
         return fc_nullShapeId;
     }
-    if (world->locked) {
-        fcError("fcCreateShape: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcCreateShape: %s", fcWorld_Busy(world));
         return fc_nullShapeId;
     }
     if (!fcShape_Check(def, body)) return fc_nullShapeId;
@@ -269,8 +269,8 @@ void fcDestroyShape(fcShapeId id)
     fcShape* s = fcGetShape(id, "fcDestroyShape");
     if (s == NULL) return;
     fcWorld* world = fcGetWorldFromIndex(id.world0);
-    if (world->locked) {
-        fcError("fcDestroyShape: the world is stepping");
+    if (fcWorld_Busy(world)) {
+        fcError("fcDestroyShape: %s", fcWorld_Busy(world));
         return;
     }
     fcBody* body = world->bodies + s->body;
@@ -286,7 +286,7 @@ void fcDestroyShape(fcShapeId id)
 #define FC_SHAPE_GET_UNLOCKED(id, caller)                                                      \
     fcShape* s = fcGetShape(id, caller);                                                       \
     if (s == NULL) return false;                                                               \
-    if (fcGetWorldFromIndex(id.world0)->locked) return fcError("%s: the world is stepping", caller)
+    if (fcWorld_Busy(fcGetWorldFromIndex(id.world0))) return fcError("%s: %s", caller, fcWorld_Busy(fcGetWorldFromIndex(id.world0)))
 
 bool fcShape_SetFriction(fcShapeId id, fcReal friction)
 {

@@ -132,6 +132,7 @@ bool fcWorld_Step(fcWorldId worldId)
     fcWorld* world = fcGetWorld(worldId, "fcWorld_Step");
     if (world == NULL) return false;
     if (world->locked) return fcError("fcWorld_Step: the world is already stepping");
+    if (fcWorld_Busy(world)) return fcError("fcWorld_Step: %s", fcWorld_Busy(world));
     if (!fcDiagnostics_ValidateBodies(world)) return false;
     fcIslands_WakePending(world);
     fcReal h = world->def.timestep;

@@ -143,6 +143,10 @@ void fcDestroyWorld(fcWorldId id)
 {
     fcWorld* w = fcGetWorld(id, "fcDestroyWorld");
     if (w == NULL) return;
+    if (fcWorld_Busy(w)) {
+        fcError("fcDestroyWorld: %s", fcWorld_Busy(w));
+        return;
+    }
     for (int i = 0; i < w->bodyHigh; ++i) {
         fcFree(w->bodies[i].joints);
         fcFree(w->bodies[i].shapes);
@@ -283,7 +287,7 @@ bool fcWorld_IsValid(fcWorldId id)
 // a setter called from a callback inside fcWorld_Step (a pre-solve hook, a user row) would change the step halfway
 #define FC_WORLD_GET_UNLOCKED(id, caller)  \
     FC_WORLD_GET(id, false, caller);       \
-    if (world->locked) return fcError("%s: the world is stepping", caller)
+    if (fcWorld_Busy(world)) return fcError("%s: %s", caller, fcWorld_Busy(world))
 
 fcReal fcWorld_GetTime(fcWorldId id)
 {

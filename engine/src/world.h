@@ -10,6 +10,8 @@
 #include "sparse_ldlt.h"
 #include "tasks.h"
 
+#include <stdatomic.h>
+
 #define FC_MAX_WORLDS 128
 
 // The fields are grouped by the passes of a step over the bodies (a 10000-link chain's bodies outgrow the caches,
@@ -158,6 +160,7 @@ typedef struct fcWorld {
     fcSparseLdlt ldlt;
     fcWorldStats stats;
     bool locked;  // inside a step
+    atomic_int querying;  // queries running (a query's callback may query again; threads may query at once)
     fcTaskPool* tasks;  // the workers (NULL: the caller steps alone)
     fcBroadphase broadphase;
     fcContactSet contacts;
@@ -187,6 +190,13 @@ static inline const fcProjectionBody* fcWorld_ProjectionBody(const fcWorld* worl
 
 // id -> pointer, or NULL with a message (the name of the calling API function is given for the message)
 fcWorld* fcGetWorld(fcWorldId id, const char* caller);
+// Why the world may not be changed now, or NULL: a callback of a step (a pre-solve hook, a user row, the log hook)
+// or of a query (its results) would change what the step or the query is reading: a destroyed body or shape left
+// the query's tree stack pointing at freed nodes, a destroyed world freed the step's arrays under it.
+static inline const char* fcWorld_Busy(const fcWorld* world)
+{
+    return world->locked ? "the world is stepping" : atomic_load_explicit(&world->querying, memory_order_relaxed) > 0 ? "the world is in a query" : NULL;
+}
 fcWorld* fcGetWorldFromIndex(int world0);
 fcBody* fcGetBody(fcBodyId id, fcWorld** world, const char* caller);
 fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);

@@ -111,7 +111,7 @@ FC_API bool fcWorld_Step(fcWorldId worldId);
 FC_API fcReal fcWorld_GetTime(fcWorldId worldId);
 FC_API fcReal fcWorld_GetTimestep(fcWorldId worldId);
 /// Set the fixed step, s (1e-9 <= h <= 1). The reactions of the last step are still reported as they were. This and
-/// the world setters below are refused from a callback inside fcWorld_Step.
+/// the world setters below are refused from a callback inside fcWorld_Step or a query.
 FC_API bool fcWorld_SetTimestep(fcWorldId worldId, fcReal h);
 FC_API fcVec3 fcWorld_GetGravity(fcWorldId worldId);
 /// A gravity other than the present one wakes every sleeping body.
@@ -342,6 +342,8 @@ typedef struct fcRayResult {
 } fcRayResult;
 
 /// The closest hit along origin + t translation, t in [0, 1].
+/// The queries' callbacks may query again but not change the world: creating or destroying a body, shape, joint or
+/// the world, a setter and fcWorld_Step are refused there ("the world is in a query").
 FC_API fcRayResult fcWorld_CastRayClosest(fcWorldId worldId, fcVec3 origin, fcVec3 translation, fcQueryFilter filter);
 /// Every hit (in no particular order): the callback returns the new largest fraction to look at (the hit's
 /// fraction clips the ray, 1 goes on to all hits, 0 stops). Returns false on bad input.
