@@ -1465,6 +1465,10 @@ bool fcScene_LoadString(const char* json, const char* nameForMessages, fcScene* 
     return ok;
 }
 
+// the largest scene file read (a mesh of a million triangles is some 80 MB of JSON): a path such as /dev/zero or a
+// pipe that never ends is refused rather than read until memory runs out
+#define FC_SCENE_MAX_BYTES ((size_t)256 << 20)
+
 bool fcScene_Load(const char* path, fcScene* out, char* err, size_t errSize)
 {
     memset(out, 0, sizeof *out);
@@ -1480,6 +1484,12 @@ bool fcScene_Load(const char* path, fcScene* out, char* err, size_t errSize)
     while (text != NULL) {
         length += fread(text + length, 1, capacity - 1 - length, f);
         if (length < capacity - 1) break;
+        if (capacity > FC_SCENE_MAX_BYTES) {
+            free(text);
+            fclose(f);
+            snprintf(err, errSize, "%s: the scene file is larger than %zu MB", path, FC_SCENE_MAX_BYTES >> 20);
+            return false;
+        }
         capacity *= 2;
         char* bigger = realloc(text, capacity);
         if (bigger == NULL) free(text);

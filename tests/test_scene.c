@@ -924,6 +924,10 @@ static int test_missing_file(void)
     // a NULL message buffer is allowed
     ENSURE(!fcScene_Load(path, &s, NULL, 0));
     ENSURE(isEmpty(&s));
+    // a file that never ends is read up to the cap (256 MB), not until memory runs out
+    ENSURE(!fcScene_Load("/dev/zero", &s, s_err, sizeof s_err));
+    ENSURE(isEmpty(&s));
+    ENSURE(strcmp(s_err, "/dev/zero: the scene file is larger than 256 MB") == 0);
     return 0;
 }
 
