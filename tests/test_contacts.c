@@ -2213,9 +2213,18 @@ static int test_filter_change_on_resting_pairs(void)
 // settings cannot be changed from inside the step: each try is refused (a gravity set here changed the step halfway)
 typedef struct PreSolveState {
     fcWorldId world;
-    fcBodyId ghost, skater;
+    fcBodyId ghost, skater, plain;
     int calls, settingsTaken;
+    char refused[256];  // the message for the plain box's values out of range
 } PreSolveState;
+
+// the log's messages about the hook's values
+static void fcKeepHookMessages(const char* message, void* context)
+{
+    PreSolveState* s = context;
+    size_t used = strlen(s->refused);
+    if (strstr(message, "pre-solve hook") != NULL) snprintf(s->refused + used, sizeof s->refused - used, "%s; ", message);
+}
 
 static bool fcPreSolve(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contact, void* context)
 {
@@ -2228,12 +2237,18 @@ static bool fcPreSolve(fcShapeId shapeA, fcShapeId shapeB, fcContactData* contac
     fcBodyId a = fcShape_GetBody(shapeA), b = fcShape_GetBody(shapeB);
     if (FC_ID_EQUALS(a, s->ghost) || FC_ID_EQUALS(b, s->ghost)) return false;
     if (FC_ID_EQUALS(a, s->skater) || FC_ID_EQUALS(b, s->skater)) contact->friction = 0;
+    if (FC_ID_EQUALS(a, s->plain) || FC_ID_EQUALS(b, s->plain)) {
+        // out of range: not taken, and said once the hook returns
+        contact->friction = NAN;
+        contact->restitution = 2;
+        s->refused[0] = '\0';  // the messages of this call only
+    }
     return true;
 }
 
 static int test_pre_solve_and_joint_removal(void)
 {
-    PreSolveState state = {fc_nullWorldId, fc_nullBodyId, fc_nullBodyId, 0, 0};
+    PreSolveState state = {fc_nullWorldId, fc_nullBodyId, fc_nullBodyId, fc_nullBodyId, 0, 0, ""};
     fcWorldDef wd = fcDefaultWorldDef();
     wd.enableSleeping = false;
     wd.preSolve = fcPreSolve;
@@ -2243,10 +2258,14 @@ static int test_pre_solve_and_joint_removal(void)
     fcAddGround(w, 0.6);
     state.ghost = fcAddSphere(w, fcV3(0, 0, 0.5), 0.1, 1, 0.6, 0);
     state.skater = fcAddBox(w, fcV3(3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
-    fcBodyId plain = fcAddBox(w, fcV3(-3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
+    fcBodyId plain = state.plain = fcAddBox(w, fcV3(-3, 0, 0.25), fcV3(0.25, 0.25, 0.25), 1, 0.6);
     ENSURE(fcBody_SetLinearVelocity(state.skater, fcV3(2, 0, 0)));
     ENSURE(fcBody_SetLinearVelocity(plain, fcV3(2, 0, 0)));
+    fcSetLogFunction(fcKeepHookMessages, &state);
     for (int i = 0; i < 60; ++i) ENSURE(fcWorld_Step(w));
+    fcSetLogFunction(NULL, NULL);
+    ENSURE(strcmp(state.refused, "fcWorld_Step: the pre-solve hook set friction nan (finite and >= 0): kept 0.6; "
+                                 "fcWorld_Step: the pre-solve hook set restitution 2 (in [0, 1]): kept 0; ") == 0);
     ENSURE(state.calls > 0 && state.settingsTaken == 0);
     ENSURE(fcWorld_GetTimestep(w) == 1.0 / 60 && fcWorld_GetStabilization(w) == wd.stabilization);
     ENSURE(fcBody_GetPosition(state.ghost).z < -0.5);                       // fell through the ground

@@ -827,8 +827,13 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
                 }
             break;
         }
+        // a value out of range is not taken, and said (the hook's caller sees the message; the step goes on)
         if (isfinite(d.friction) && d.friction >= 0) c->friction = d.friction;
+        else fcError("fcWorld_Step: the pre-solve hook set friction %g (finite and >= 0): kept %g", (double)d.friction, (double)c->friction);
         if (isfinite(d.restitution) && d.restitution >= 0 && d.restitution <= 1) c->restitution = d.restitution;
+        else
+            fcError("fcWorld_Step: the pre-solve hook set restitution %g (in [0, 1]): kept %g", (double)d.restitution,
+                    (double)c->restitution);
     }
 }
 
