@@ -441,8 +441,9 @@ static int test_empty_world_steps(void)
 }
 
 // Finite inputs whose energy overflows: a body spun at 1e155 rad/s (I w^2 is beyond double precision), a 1e10 kg
-// body 1e300 m up (m g z is). The step is refused with the reason and the state kept; before, it returned true
-// with an infinite energy in the stats.
+// body 1e300 m up (m g z is); and one whose reaction does: 1e300 kg leaving its pivot at 1000 m/s, stopped by a ball
+// joint within a step of 1e-6 s (m v / h = 1e309 N, its state and energy finite). Each step is refused with the
+// reason and the state kept; before, they returned true with an infinite energy or force.
 static int test_energy_overflow_is_refused(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -473,6 +474,29 @@ static int test_energy_overflow_is_refused(void)
     ENSURE(!fcWorld_Step(w));
     ENSURE(strstr(fcGetLastError(), "body 2 (\"high\") came out with a non-finite energy") != NULL);
     ENSURE(fcBody_GetPosition(high).z == 1e300 && fcWorld_GetTime(w) == wd.timestep);
+    fcDestroyWorld(w);
+
+    wd.timestep = 1e-6;
+    w = fcCreateWorld(&wd);
+    bd = fcDefaultBodyDef();
+    bd.position = fcV3(1, 0, 0);
+    bd.linearVelocity = fcV3(1000, 0, 0);
+    bd.mass = 1e300;
+    bd.inertia = fcV3(1e100, 1e100, 1e100);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = fcCreateBody(w, &bd);
+    jd.name = "pivot";
+    fcJointId pivot = fcCreateJoint(w, &jd);
+    ENSURE(fcJoint_IsValid(pivot));
+    fcClearError();
+    ENSURE(!fcWorld_Step(w));
+    ENSURE(strstr(fcGetLastError(), "joint 1 (\"pivot\") came out with a reaction beyond double precision") != NULL);
+    ENSURE(fcBody_GetLinearVelocity(jd.bodyB).x == 1000 && fcWorld_GetTime(w) == 0);
+    ENSURE(fcJoint_GetReaction(pivot).force.x == 0);
+    // at 1 m/s the force is 1e306 N: the step is taken, the reaction finite
+    ENSURE(fcBody_SetLinearVelocity(jd.bodyB, fcV3(1, 0, 0)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(isfinite(fcJoint_GetReaction(pivot).force.x) && fcJoint_GetReaction(pivot).force.x < -1e305);
     fcDestroyWorld(w);
     return 0;
 }

@@ -751,9 +751,10 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync)
 // constraint impulses (world->constraintImpulse), with the J they were applied with. The first flush of a step starts the records of an
 // awake joint from zero: a step touches each joint's records once, here, instead of also zeroing them when it
 // begins
-void fcRows_Flush(fcWorld* world)
+fcReal fcRows_Flush(fcWorld* world)
 {
     fcRowStore* r = &world->rows;
+    fcReal records = 0;
     for (int b = 0; b < r->blockCount; ++b) {
         int i = r->blockadr[b], end = i + r->blocksize[b];
         fcJoint* joint = world->joints + r->blockJoint[b];
@@ -820,7 +821,9 @@ void fcRows_Flush(fcWorld* world)
             }
         }
         if (touched) r->blockImpulseA[b] = joint->impulseLinearA, r->blockImpulseB[b] = joint->impulseLinearB;
+        records += fcJoint_RecordSum(joint);
     }
+    return records;
 }
 
 // After a step that was not taken: nothing of its multipliers stays, neither the joints' records nor what the next

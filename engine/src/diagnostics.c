@@ -59,6 +59,22 @@ bool fcDiagnostics_ValidateState(const fcWorld* world)
                    (double)sum);
 }
 
+bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h)
+{
+    if (isfinite(records / h)) return true;
+    const fcRowStore* r = &world->rows;
+    for (int b = 0; b < r->blockCount; ++b) {
+        int j = r->blockJoint[b];
+        if (isfinite(fcJoint_RecordSum(world->joints + j) / h)) continue;
+        return fcError("fcWorld_Step: the step diverged: joint %d (\"%s\") came out with a reaction beyond double precision "
+                       "(its impulse over the step overflows). The world is back at its state before the step, the joints' "
+                       "reactions of the step cleared; look for extreme masses, forces or stiffnesses",
+                       j + 1, world->joints[j].name);
+    }
+    return fcError("fcWorld_Step: the step diverged: the joints' reactions sum beyond double precision. The world is back "
+                   "at its state before the step, the joints' reactions of the step cleared");
+}
+
 static fcReal fcDiagnostics_KineticEnergy(const fcBody* b)
 {
     fcVec3 v = b->linearVelocity;

@@ -109,4 +109,15 @@ static inline void fcJoint_ClearRecords(fcJoint* joint)
     joint->impulseLinearA = joint->impulseAngularA = fcV3(0, 0, 0);
 }
 
+// the sum of the sizes of the wrenches' entries in the joint's records (the two sides' cancel): not finite when one
+// of them is not, nor when one over the step's h would not be
+static inline fcReal fcJoint_RecordSum(const fcJoint* joint)
+{
+    const fcVec3 v[5] = {joint->impulseLinearB, joint->impulseAngularB, joint->impulseMomentB, joint->impulseLinearA,
+                         joint->impulseAngularA};
+    fcReal sum = 0;
+    for (int k = 0; k < 5; ++k) sum += FC_FABS(v[k].x) + FC_FABS(v[k].y) + FC_FABS(v[k].z);
+    return sum;
+}
+
 #endif

@@ -38,8 +38,12 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync);
 fcReal fcRows_Velocity(const fcWorld* world, int i);
 void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
-// at the end of the step: nothing reads the records in between)
-void fcRows_Flush(fcWorld* world);
+// at the end of the step: nothing reads the records in between). Returns the sum of the records' entries: not
+// finite when one of them is not (the step's last flush checks the reactions with it)
+fcReal fcRows_Flush(fcWorld* world);
+// after the step's last flush (its sum, records; the step's h): false with the reason when a joint's reaction,
+// impulse / h, is not finite (a mass of 1.7e308 kg hung on a joint: its state finite, its force m g overflowed)
+bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h);
 // after a step that was not taken: its multipliers gone from every record
 void fcRows_ClearRecords(fcWorld* world);
 
