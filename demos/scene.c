@@ -1484,7 +1484,7 @@ bool fcScene_Load(const char* path, fcScene* out, char* err, size_t errSize)
     while (text != NULL) {
         length += fread(text + length, 1, capacity - 1 - length, f);
         if (length < capacity - 1) break;
-        if (capacity > FC_SCENE_MAX_BYTES) {
+        if (capacity >= FC_SCENE_MAX_BYTES) {
             free(text);
             fclose(f);
             snprintf(err, errSize, "%s: the scene file is larger than %zu MB", path, FC_SCENE_MAX_BYTES >> 20);

@@ -209,21 +209,26 @@ static int test_pyramid_stands(void)
            st.contactIterations, st.complementarityResidual, st.profile.step);
     ENSURE_LE(st.complementarityResidual, 1e-3);
     // the profile's stages are timed in processor ticks and turned into ms by the step's own wall time: each is
-    // a share of the step (none negative, together no more than it, most of it), and the pyramid's is contacts
-    const fcProfile* p = &st.profile;
-    const double stage[] = {p->collide, p->integrateVelocities, p->buildRows, p->factor, p->solve, p->contactSolve,
-                            p->integratePositions, p->contactPositions, p->project, p->sleep, p->diagnostics,
-                            p->continuous};
-    double staged = 0;
-    for (size_t k = 0; k < sizeof stage / sizeof stage[0]; ++k) {
-        ENSURE(stage[k] >= 0);
-        staged += stage[k];
+    // a share of its step (none negative, together no more than it); over 30 steps (a preemption in an untimed part
+    // of one step averages out) they make most of the time, and the pyramid's is mostly contacts
+    double steps = 0, stagedAll = 0, contactAll = 0;
+    for (int n = 0; n < 30; ++n) {
+        ENSURE(fcWorld_Step(w));
+        const fcProfile p = fcWorld_GetStats(w).profile;
+        const double stage[] = {p.collide, p.integrateVelocities, p.buildRows, p.factor, p.solve, p.contactSolve,
+                                p.integratePositions, p.contactPositions, p.project, p.sleep, p.diagnostics, p.continuous};
+        double staged = 0;
+        for (size_t k = 0; k < sizeof stage / sizeof stage[0]; ++k) {
+            ENSURE(stage[k] >= 0);
+            staged += stage[k];
+        }
+        ENSURE(p.step > 0);
+        ENSURE_LE(staged, p.step * (1 + 1e-12));
+        ENSURE_LE(p.broadphase + p.narrowphase, p.collide * (1 + 1e-12));
+        steps += p.step, stagedAll += staged, contactAll += p.contactSolve;
     }
-    ENSURE(p->step > 0);
-    ENSURE_LE(staged, p->step * (1 + 1e-12));
-    ENSURE_LE(0.5 * p->step, staged);
-    ENSURE_LE(p->broadphase + p->narrowphase, p->collide * (1 + 1e-12));
-    ENSURE_LE(0.2 * p->step, p->contactSolve);
+    ENSURE_LE(0.5 * steps, stagedAll);
+    ENSURE_LE(0.2 * steps, contactAll);
     fcDestroyWorld(w);
     return 0;
 }

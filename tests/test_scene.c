@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Scene loader: every shipped scene loads with the right counts and values; every kind of bad input is
 // refused with one message naming the file, the place and the fault, leaving the scene empty.
+#define _POSIX_C_SOURCE 200809L  // mkstemp, ftruncate: a sparse file over the loader's size cap
 #include "scene.h"
 #include "test_macros.h"
 
+#include <stdlib.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -924,10 +928,19 @@ static int test_missing_file(void)
     // a NULL message buffer is allowed
     ENSURE(!fcScene_Load(path, &s, NULL, 0));
     ENSURE(isEmpty(&s));
-    // a file that never ends is read up to the cap (256 MB), not until memory runs out
+    // a file that never ends is read up to the cap (256 MB), not until memory runs out; nor is a file just over it
     ENSURE(!fcScene_Load("/dev/zero", &s, s_err, sizeof s_err));
     ENSURE(isEmpty(&s));
     ENSURE(strcmp(s_err, "/dev/zero: the scene file is larger than 256 MB") == 0);
+    char big[] = "/tmp/fulcrum-big-scene-XXXXXX";
+    int fd = mkstemp(big);
+    ENSURE(fd >= 0);
+    bool sized = ftruncate(fd, ((off_t)256 << 20) + 1) == 0;  // sparse: no disk taken
+    close(fd);
+    bool refused = sized && !fcScene_Load(big, &s, s_err, sizeof s_err);
+    unlink(big);
+    ENSURE(sized && refused && isEmpty(&s));
+    ENSURE(strstr(s_err, "the scene file is larger than 256 MB") != NULL);
     return 0;
 }
 

@@ -1239,7 +1239,7 @@ static void fcContacts_DropSeams(fcWorld* world)
 void fcContacts_Collide(fcWorld* world)
 {
     fcContactSet* set = &world->contacts;
-    fcProfile* prof = &world->stats.profile;
+    fcProfile* prof = &world->stageTicks;
     fcTick t0 = fcTicks();
     if (world->contactFilterDirty) {
         // joints came or went: a pair a joint now connects stops colliding

@@ -19,7 +19,7 @@ static void fcSolve_Joints(fcWorld* world)
     fcLdlt_Solve(&world->ldlt, r->lambda);
     fcRows_ApplyImpulses(world, r->lambda, 1, false);
     for (int i = 0; i < r->count; ++i) r->applied[i] += r->lambda[i];
-    world->stats.profile.solve += fcTicksSince(t1);
+    world->stageTicks.solve += fcTicksSince(t1);
 }
 
 // factor A (inactive one-sided rows decoupled), then solve and apply
@@ -29,7 +29,7 @@ static void fcSolve_Once(fcWorld* world)
     fcRows_AssembleA(world, false);
     fcTick t0 = fcTicks();
     world->stats.redundantRows = fcLdlt_Factor(&world->ldlt, r->avalues, world->def.pivotTolerance);
-    world->stats.profile.factor += fcTicksSince(t0);
+    world->stageTicks.factor += fcTicksSince(t0);
     fcSolve_Joints(world);
 }
 
@@ -132,7 +132,7 @@ void fcSolve_Velocities(fcWorld* world)
         fcContacts_Prepare(world);
         fcContacts_WarmStart(world);
         fcContacts_StoreVelocities(world);
-        world->stats.profile.contactSolve += fcTicksSince(t0);
+        world->stageTicks.contactSolve += fcTicksSince(t0);
     }
     if (joints) fcSolve_JointRows(world);
     if (!contacts) return;
@@ -142,7 +142,7 @@ void fcSolve_Velocities(fcWorld* world)
         // heavy on light: those islands' normal rows exactly, then the sweeps (friction bounded by them)
         fcTick t0 = fcTicks();
         bool throughJoints = fcContacts_SolveExact(world);
-        world->stats.profile.contactSolve += fcTicksSince(t0);
+        world->stageTicks.contactSolve += fcTicksSince(t0);
         if (throughJoints) {
             // the joints take up the exact impulses, as after a sweep: the solve counted on it. A stop that takes
             // hold or lets go changes what the contacts see through the joints: the islands are solved again.
@@ -152,7 +152,7 @@ void fcSolve_Velocities(fcWorld* world)
                 fcContacts_LoadVelocities(world);
                 fcTick t1 = fcTicks();
                 fcContacts_SolveExact(world);
-                world->stats.profile.contactSolve += fcTicksSince(t1);
+                world->stageTicks.contactSolve += fcTicksSince(t1);
                 fcContacts_StoreVelocities(world);
                 fcSolve_Joints(world);
             }
@@ -164,7 +164,7 @@ void fcSolve_Velocities(fcWorld* world)
         fcTick t0 = fcTicks();
         bool settled = false;
         fcReal change = fcContacts_Sweep(world, it, &settled);
-        world->stats.profile.contactSolve += fcTicksSince(t0);
+        world->stageTicks.contactSolve += fcTicksSince(t0);
         iterations += 1;
         if (joints) {
             // the joint solve works on the bodies' velocities
@@ -179,7 +179,7 @@ void fcSolve_Velocities(fcWorld* world)
     fcTick t1 = fcTicks();
     fcContacts_Finish(world);
     world->stats.contactIterations += iterations;
-    world->stats.profile.contactSolve += fcTicksSince(t1);
+    world->stageTicks.contactSolve += fcTicksSince(t1);
 }
 
 // the impulses of the motor rows held at their bound (row `only`, or all of them when only < 0), times sign

@@ -42,7 +42,8 @@ void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // finite when one of them is not (the step's last flush checks the reactions with it)
 fcReal fcRows_Flush(fcWorld* world);
 // after the step's last flush (its sum, records; the step's h): false with the reason when a joint's reaction,
-// impulse / h, is not finite (a mass of 1.7e308 kg hung on a joint: its state finite, its force m g overflowed)
+// impulse / h, is not finite (1e300 kg stopped by a joint within a step of 1e-6 s: its state finite, its force
+// m v / h not). The contacts' forces are not checked here (the same body stopped by the ground reports inf N).
 bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h);
 // after a step that was not taken: its multipliers gone from every record
 void fcRows_ClearRecords(fcWorld* world);

@@ -74,7 +74,7 @@ static void fcStep_Restore(fcWorld* world)
 // are filled at the (sub)step's start unless the step's first fill, at this pose and h, still holds.
 static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, bool last, int* iterations)
 {
-    fcProfile* prof = &world->stats.profile;
+    fcProfile* prof = &world->stageTicks;
     world->h = h;
     fcTick t0 = fcTicks();
     // a user row can go non-finite at a later substep's pose (the step's first fill checked q_n only): its block
@@ -114,17 +114,20 @@ static bool fcStep_Advance(fcWorld* world, fcReal h, bool rowsFilled, bool last,
     return converged && filled;
 }
 
-// the stages were timed in ticks (fcTicks): into ms by this step's own wall time over its ticks
+// the stages were timed in ticks (fcTicks, world->stageTicks): into the stats' ms by this step's own wall time over
+// its ticks, all at once, so that fcWorld_GetStats from a callback inside the step reads the last step's profile
 static void fcStep_ProfileInMs(fcWorld* world, double wall0, fcTick tick0)
 {
-    fcProfile* p = &world->stats.profile;
+    const fcProfile* t = &world->stageTicks;
     double ticks = fcTicksSince(tick0), ms = fcNowMs() - wall0;
     double s = ticks > 0 ? ms / ticks : 0;
-    double* stage[] = {&p->collide, &p->broadphase, &p->narrowphase, &p->integrateVelocities, &p->buildRows,
-                       &p->factor, &p->solve, &p->contactSolve, &p->integratePositions, &p->contactPositions,
-                       &p->project, &p->sleep, &p->diagnostics, &p->continuous};
-    for (size_t k = 0; k < sizeof stage / sizeof stage[0]; ++k) *stage[k] *= s;
-    p->step = ms;
+    world->stats.profile = (fcProfile){.step = ms, .collide = s * t->collide, .broadphase = s * t->broadphase,
+                                       .narrowphase = s * t->narrowphase, .integrateVelocities = s * t->integrateVelocities,
+                                       .buildRows = s * t->buildRows, .factor = s * t->factor, .solve = s * t->solve,
+                                       .contactSolve = s * t->contactSolve, .integratePositions = s * t->integratePositions,
+                                       .contactPositions = s * t->contactPositions, .project = s * t->project,
+                                       .sleep = s * t->sleep, .diagnostics = s * t->diagnostics,
+                                       .continuous = s * t->continuous};
 }
 
 bool fcWorld_Step(fcWorldId worldId)
@@ -158,7 +161,7 @@ bool fcWorld_Step(fcWorldId worldId)
         world->locked = false;
         return false;
     }
-    memset(&st->profile, 0, sizeof st->profile);
+    memset(&world->stageTicks, 0, sizeof world->stageTicks);
     fcEvents_Begin(world);
     // the start state, which the collide stage's events report (a retaken step restores this same state); the
     // geometric stiffness from the last step's forces
@@ -179,7 +182,7 @@ bool fcWorld_Step(fcWorldId worldId)
     fcTick tc = fcTicks();
     fcContacts_Collide(world);
     world->collideEventCount = world->eventCount;
-    st->profile.collide = fcTicksSince(tc);
+    world->stageTicks.collide = fcTicksSince(tc);
     fcReal startTime = world->time;
     bool projected = world->def.stabilization == fc_stabilizeProjection && world->rows.count > 0;
     // a stack's load crosses many contacts: small substeps with a few sweeps each converge far better than
@@ -228,7 +231,7 @@ bool fcWorld_Step(fcWorldId worldId)
     fcTick tc2 = fcTicks();
     fcContinuous_Step(world);
     fcTick t5 = fcTicks();
-    st->profile.continuous = fcTicksBetween(tc2, t5);
+    world->stageTicks.continuous = fcTicksBetween(tc2, t5);
     world->h = h;
     st->projectionIterations = iterations;
     st->projectionConverged = converged;
@@ -238,7 +241,7 @@ bool fcWorld_Step(fcWorldId worldId)
 
     fcIslands_Update(world);
     fcTick t6 = fcTicks();
-    st->profile.sleep = fcTicksBetween(t5, t6);
+    world->stageTicks.sleep = fcTicksBetween(t5, t6);
     world->stepCount += 1;
     fcDiagnostics_EndStep(world, projected && substeps == 1);
     st->time = world->time;
@@ -248,7 +251,7 @@ bool fcWorld_Step(fcWorldId worldId)
     st->nonzerosA = world->rows.nnzA;
     st->nonzerosL = world->ldlt.nnzL;
     st->fillIn = world->ldlt.fill;
-    st->profile.diagnostics = fcTicksSince(t6);
+    world->stageTicks.diagnostics = fcTicksSince(t6);
     fcStep_ProfileInMs(world, wall0, t0);
     world->locked = false;
     return true;

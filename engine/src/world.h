@@ -159,6 +159,7 @@ typedef struct fcWorld {
     fcRowStore rows;
     fcSparseLdlt ldlt;
     fcWorldStats stats;
+    fcProfile stageTicks;  // the step's stages in fcTicks, into stats.profile (ms) when it ends (fcStep_ProfileInMs)
     bool locked;  // inside a step
     atomic_int querying;  // queries running (a query's callback may query again; threads may query at once)
     fcTaskPool* tasks;  // the workers (NULL: the caller steps alone)
