@@ -27,7 +27,8 @@ static fcReal fcDiagnostics_EnergyBound(const fcWorld* world, const fcBody* b)
 
 // after the step: a state that overflowed (extreme velocities, forces, sizes or mass ratios the solve could not
 // carry), or whose energy does (a spin of 1e155 rad/s, 1e10 kg 1e300 m up: the step's energy came out inf or NaN
-// while it returned true), is refused here rather than handed to the next step, which would spread the NaN. The sum takes one pass (a NaN or inf anywhere makes it non-finite); the body is looked up only when it is.
+// while it returned true), is refused here rather than handed to the next step, which would spread the NaN. The
+// sum takes one pass (a NaN or inf anywhere makes it non-finite); the body is looked up only when it is.
 bool fcDiagnostics_ValidateState(const fcWorld* world)
 {
     fcReal sum = 0;

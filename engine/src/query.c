@@ -82,9 +82,9 @@ bool fcWorld_CastRay(fcWorldId worldId, fcVec3 origin, fcVec3 translation, fcQue
     rc.filter = filter;
     rc.fcn = fcn;
     rc.context = context;
-    atomic_fetch_add_explicit(&world->querying, 1, memory_order_relaxed);  // its callbacks may not change the world (fcWorld_Busy)
+    fcWorld_BeginQuery(world);
     fcBroadphase_RayCast(&world->broadphase, origin, translation, 1, fcQuery_RayHit, &rc);
-    atomic_fetch_sub_explicit(&world->querying, 1, memory_order_relaxed);
+    fcWorld_EndQuery(world);
     return true;
 }
 
@@ -142,9 +142,9 @@ bool fcWorld_OverlapAABB(fcWorldId worldId, fcVec3 lo, fcVec3 hi, fcQueryFilter 
     oc.context = context;
     oc.box.lo = lo;
     oc.box.hi = hi;
-    atomic_fetch_add_explicit(&world->querying, 1, memory_order_relaxed);  // its callbacks may not change the world (fcWorld_Busy)
+    fcWorld_BeginQuery(world);
     fcBroadphase_Query(&world->broadphase, oc.box, fcQuery_OverlapHit, &oc);
-    atomic_fetch_sub_explicit(&world->querying, 1, memory_order_relaxed);
+    fcWorld_EndQuery(world);
     return true;
 }
 
@@ -214,9 +214,9 @@ bool fcWorld_OverlapShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 pos
     if (!fcQuery_BeginShape(&oc, world, filter, context, shape, position, orientation, &g, &hull, caller)) return false;
     oc.fcn = fcn;
     oc.box = fcGeometry_ComputeAabb(&g, oc.xf);
-    atomic_fetch_add_explicit(&world->querying, 1, memory_order_relaxed);  // its callbacks may not change the world (fcWorld_Busy)
+    fcWorld_BeginQuery(world);
     fcBroadphase_Query(&world->broadphase, oc.box, fcQuery_OverlapHit, &oc);
-    atomic_fetch_sub_explicit(&world->querying, 1, memory_order_relaxed);
+    fcWorld_EndQuery(world);
     fcHull_Destroy(hull);
     return true;
 }
@@ -274,9 +274,9 @@ bool fcWorld_CastShape(fcWorldId worldId, const fcShapeDef* shape, fcVec3 positi
     fcAabb b = fcGeometry_ComputeAabb(&g, end);
     oc.box.lo = fcV3(fmin(a.lo.x, b.lo.x), fmin(a.lo.y, b.lo.y), fmin(a.lo.z, b.lo.z));
     oc.box.hi = fcV3(fmax(a.hi.x, b.hi.x), fmax(a.hi.y, b.hi.y), fmax(a.hi.z, b.hi.z));
-    atomic_fetch_add_explicit(&world->querying, 1, memory_order_relaxed);  // its callbacks may not change the world (fcWorld_Busy)
+    fcWorld_BeginQuery(world);
     fcBroadphase_Query(&world->broadphase, oc.box, fcQuery_CastHit, &oc);
-    atomic_fetch_sub_explicit(&world->querying, 1, memory_order_relaxed);
+    fcWorld_EndQuery(world);
     fcHull_Destroy(hull);
     return true;
 }

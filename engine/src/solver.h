@@ -38,8 +38,8 @@ void fcRows_SyncProjection(fcWorld* world, fcProjectionSync sync);
 fcReal fcRows_Velocity(const fcWorld* world, int i);
 void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // fold the impulses applied since J last changed into the joints' and bodies' records (before J changes and
-// at the end of the step: nothing reads the records in between). Returns the sum of the records' entries: not
-// finite when one of them is not (the step's last flush checks the reactions with it)
+// at the end of the step: nothing reads the records in between). Returns the sum of the sizes of the joints'
+// record entries (fcJoint_RecordSum): not finite when one of them is not (the step's last flush checks it)
 fcReal fcRows_Flush(fcWorld* world);
 // after the step's last flush (its sum, records; the step's h): false with the reason when a joint's reaction,
 // impulse / h, is not finite (1e300 kg stopped by a joint within a step of 1e-6 s: its state finite, its force

@@ -198,6 +198,9 @@ static inline const char* fcWorld_Busy(const fcWorld* world)
 {
     return world->locked ? "the world is stepping" : atomic_load_explicit(&world->querying, memory_order_relaxed) > 0 ? "the world is in a query" : NULL;
 }
+// around a query's walk of the trees, whose callbacks are the user's (fcWorld_Busy)
+static inline void fcWorld_BeginQuery(fcWorld* world) { atomic_fetch_add_explicit(&world->querying, 1, memory_order_relaxed); }
+static inline void fcWorld_EndQuery(fcWorld* world) { atomic_fetch_sub_explicit(&world->querying, 1, memory_order_relaxed); }
 fcWorld* fcGetWorldFromIndex(int world0);
 fcBody* fcGetBody(fcBodyId id, fcWorld** world, const char* caller);
 fcJoint* fcGetJoint(fcJointId id, fcWorld** world, const char* caller);
