@@ -1570,26 +1570,57 @@ void fcContacts_WarmStart(fcWorld* world)
     fcContacts_ForColors(world, fcContacts_WarmStartChunk, &task);
 }
 
-// The sweep over a chunk's blocks, in order (backwards on odd sweeps); with pairs, a block and the next one in the
-// sweep's order go side by side in eight lanes when they have the same colour, as many points, neither resists
-// rolling and both or neither are the ground's (side by side they give the bits of one after the other, so it does
-// not matter which blocks a chunk's edges leave unpaired). Slot 0: the largest impulse change; slot 1: > 0 when
-// some manifold has not settled.
-FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool pairs, bool cone)
+// one block alone in four lanes (its spin rows, if any, with it)
+FC_V4_INLINE fcV4 fcContacts_SweepBlock(const fcContactTask* task, fcContactBlock* blk, bool cone, fcV4 settled, fcV4* unsettled)
+{
+    fcContactSet* set = &task->world->contacts;
+    fcContactBlock* blks[1] = {blk};
+    fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
+    return blk->still ? fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, unsettled, true)
+                      : fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, unsettled, false);
+}
+
+// The sweep over a chunk's blocks, in order (backwards on odd sweeps), each alone in four lanes. Slot 0: the largest
+// impulse change; slot 1: > 0 when some manifold has not settled.
+FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool cone)
 {
     const fcContactTask* task = context;
     fcContactSet* set = &task->world->contacts;
     fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
     int first = task->first + begin, n = end - begin;
+    for (int k = 0; k < n; ++k) {
+        int bi = first + (task->reverse ? n - 1 - k : k);
+        largest = fcV4_Max(largest, fcContacts_SweepBlock(task, set->blocks + bi, cone, settled, &unsettled));
+    }
+    *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(largest);
+    *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
+}
+
+// one copy for the friction pyramid and one for the cone: with the cone's lane-by-lane projection in the loop, the
+// compiler kept fewer of the blocks' rows and velocities in registers (spilled them) in the pyramid's too
+FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
+{
+    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, true);
+    else fcContacts_SweepBlocks(context, begin, end, false);
+}
+
 #ifdef FC_HAVE_V8
+// The same sweep where a block and the next one in the sweep's order go side by side in eight lanes when they have
+// the same colour, as many points, neither resists rolling and both or neither are the ground's (side by side they
+// give the bits of one after the other, so it does not matter which blocks a chunk's edges leave unpaired). Built
+// for AVX-512 alone, as fcV8's mask test and square root are.
+FC_V4_INLINE FC_SIMD_AVX512 void fcContacts_SweepBlocks8(void* context, int begin, int end, bool cone)
+{
+    const fcContactTask* task = context;
+    fcContactSet* set = &task->world->contacts;
+    fcV4 largest = fcV4_Splat(0), unsettled = fcV4_Splat(-1), settled = fcV4_Splat(FC_CONTACT_SETTLED);
     fcV8 largest8 = fcV8_Splat(0), unsettled8 = fcV8_Splat(-1), settled8 = fcV8_Splat(FC_CONTACT_SETTLED);
-#endif
+    int first = task->first + begin, n = end - begin;
     for (int k = 0; k < n; ++k) {
         int bi = first + (task->reverse ? n - 1 - k : k);
         fcContactBlock* blks[2] = {set->blocks + bi, NULL};
-#ifdef FC_HAVE_V8
         int bj = task->reverse ? bi - 1 : bi + 1;
-        if (pairs && k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
+        if (k + 1 < n && set->blocks[task->reverse ? bj : bi].withNext && set->blocks[bj].points == blks[0]->points &&
             blks[0]->spin < 0 && set->blocks[bj].spin < 0 && set->blocks[bj].still == blks[0]->still) {
             blks[1] = set->blocks + bj;
             bool still = blks[0]->still;
@@ -1599,35 +1630,18 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
             ++k;
             continue;
         }
-#else
-        (void)pairs;
-#endif
-        fcContactSpin4* spin = blks[0]->spin >= 0 ? set->spins + blks[0]->spin : NULL;
-        fcV4 change = blks[0]->still ? fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled, true)
-                                     : fcContacts_SolveBlocks4(blks, spin, set->solverBodies, cone, task->reverse, settled, &unsettled, false);
-        largest = fcV4_Max(largest, change);
+        largest = fcV4_Max(largest, fcContacts_SweepBlock(task, blks[0], cone, settled, &unsettled));
     }
-#ifdef FC_HAVE_V8
     largest = fcV4_Max(largest, fcV4_Max(fcV8_Low(largest8), fcV8_High(largest8)));
     unsettled = fcV4_Max(unsettled, fcV4_Max(fcV8_Low(unsettled8), fcV8_High(unsettled8)));
-#endif
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(largest);
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
 
-// one copy for the friction pyramid and one for the cone: with the cone's lane-by-lane projection in the loop, the
-// compiler kept fewer of the blocks' rows and velocities in registers (spilled them) in the pyramid's too
-FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
-{
-    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, false, true);
-    else fcContacts_SweepBlocks(context, begin, end, false, false);
-}
-
-#ifdef FC_HAVE_V8
 FC_SIMD_AVX512 static void fcContacts_SweepChunk8(void* context, int begin, int end)
 {
-    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, true, true);
-    else fcContacts_SweepBlocks(context, begin, end, true, false);
+    if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks8(context, begin, end, true);
+    else fcContacts_SweepBlocks8(context, begin, end, false);
 }
 #endif
 

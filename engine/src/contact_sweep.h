@@ -18,6 +18,7 @@
 #define W_STORE(p, member, v) fcV4_Store((p)[0] member, v)
 #define W_ROWARG(rows) (rows)[0]
 #define W_DOT fcVec3x4_Dot
+#define W_TARGET
 #else
 #define W fcV8
 #define W_(op) fcV8_##op
@@ -30,6 +31,7 @@
 #define W_STORE(p, member, v) (fcV4_Store((p)[0] member, fcV8_Low(v)), fcV4_Store((p)[1] member, fcV8_High(v)))
 #define W_ROWARG(rows) (rows)
 #define W_DOT fcVec3x8_Dot
+#define W_TARGET FC_SIMD_AVX512  // fcV8's mask test and square root are AVX-512 instructions
 
 typedef struct fcVec3x8 {
     fcV8 x, y, z;
@@ -146,7 +148,7 @@ FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodi
 // scalar and the three directions are orthonormal. So the rows carry those three speeds and the sums of their
 // impulses, and v_a, v_b take the sums once, after the block's rows: a row updates 6 angular velocities, not 12,
 // and the 6 linear ones and the directions stay out of the rows' registers (docs/physics.md, 4d).
-FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
+FC_V4_INLINE W_TARGET W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcContactSpin4* spin, fcSolverBody* bodies, bool cone,
                                                bool reverse, W settled, W* unsettled, bool still)
 {
     const int *sideA[FC_SWEEP_BLOCKS], *sideB[FC_SWEEP_BLOCKS], *writeA[FC_SWEEP_BLOCKS], *writeB[FC_SWEEP_BLOCKS];
@@ -225,14 +227,14 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
         }
         if (cone) {
             // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n: scaled by mu lambda_n / |lambda_t| where
-            // |lambda_t|^2 > (mu lambda_n)^2, by 1 elsewhere (a lane's scale is its own: lanes swept four or eight at
-            // a time give the same bits, and the square root is taken only where some lane needs it)
+            // |lambda_t|^2 > (mu lambda_n)^2, left as they are elsewhere (a lane's scale is its own: lanes swept four
+            // or eight at a time give the same bits, and the square root is taken only where some lane needs it; the
+            // other lanes' quotients are not used, and a select needs no vector of ones, which GCC built lane by lane)
             W square = W_(Add)(W_(Mul)(next[0], next[0]), W_(Mul)(next[1], next[1])), reach = W_(Mul)(bound, bound);
             if (W_(AnyGreater)(square, reach)) {
-                W one = W_(Splat)(1), length = W_(Sqrt)(W_(Greater)(square, reach, square, one));
-                W scale = W_(Greater)(square, reach, W_(Div)(bound, length), one);
-                next[0] = W_(Mul)(next[0], scale);
-                next[1] = W_(Mul)(next[1], scale);
+                W scale = W_(Div)(bound, W_(Sqrt)(W_(Max)(square, reach)));
+                next[0] = W_(Greater)(square, reach, W_(Mul)(next[0], scale), next[0]);
+                next[1] = W_(Greater)(square, reach, W_(Mul)(next[1], scale), next[1]);
             }
         }
         for (int i = 0; i < 2; ++i) {
@@ -265,3 +267,4 @@ FC_V4_INLINE W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* blk, fcCo
 #undef W_STORE
 #undef W_ROWARG
 #undef W_DOT
+#undef W_TARGET
