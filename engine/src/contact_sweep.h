@@ -31,7 +31,7 @@
 #define W_STORE(p, member, v) (fcV4_Store((p)[0] member, fcV8_Low(v)), fcV4_Store((p)[1] member, fcV8_High(v)))
 #define W_ROWARG(rows) (rows)
 #define W_DOT fcVec3x8_Dot
-#define W_TARGET FC_SIMD_AVX512  // fcV8's mask test and square root are AVX-512 instructions
+#define W_TARGET FC_SIMD_AVX512  // fcV8's join, mask test and square root are AVX-512 instructions
 
 typedef struct fcVec3x8 {
     fcV8 x, y, z;
@@ -41,7 +41,7 @@ typedef struct fcBody8 {
     fcVec3x8 v, w;
 } fcBody8;
 
-FC_V4_INLINE fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
+FC_V4_INLINE W_TARGET fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
 {
     return fcV8_Add(fcV8_Add(fcV8_Mul(a.x, b.x), fcV8_Mul(a.y, b.y)), fcV8_Mul(a.z, b.z));
 }
@@ -54,7 +54,7 @@ FC_V4_INLINE fcV8 fcVec3x8_Dot(fcVec3x8 a, fcVec3x8 b)
 // the world at rest: w_a = +0) the a term is left out: taking away (r_a x d) . (+0), a zero, changes no value but
 // the sign of a zero J v, which neither the normal rows' impulses (they are never -0) nor the friction rows' changes
 // see (a friction impulse may come out -0 for +0)
-FC_V4_INLINE W W_NAME(fcRow, _Turn)(W_ROWS row, const W_BODY* a, const W_BODY* b, bool still)
+FC_V4_INLINE W_TARGET W W_NAME(fcRow, _Turn)(W_ROWS row, const W_BODY* a, const W_BODY* b, bool still)
 {
     W3 angB = W_LOAD3R(row, ->angB);
     W turn = W_DOT(angB, b->w);
@@ -64,7 +64,7 @@ FC_V4_INLINE W W_NAME(fcRow, _Turn)(W_ROWS row, const W_BODY* a, const W_BODY* b
 }
 
 // J v of a row: d . (v_b - v_a) + (r_b x d) . w_b - (r_a x d) . w_a (with `still`, v_a = +0 as well)
-FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b, bool still)
+FC_V4_INLINE W_TARGET W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a, const W_BODY* b, bool still)
 {
     W3 dv = still ? b->v : (W3){W_(Sub)(b->v.x, a->v.x), W_(Sub)(b->v.y, a->v.y), W_(Sub)(b->v.z, a->v.z)};
     return W_(Add)(W_DOT(*d, dv), W_NAME(fcRow, _Turn)(row, a, b, still));
@@ -72,7 +72,7 @@ FC_V4_INLINE W W_NAME(fcRow, _Velocity)(W_ROWS row, const W3* d, const W_BODY* a
 
 // w_a -= I_a^-1 (r_a x d) lambda, w_b += I_b^-1 (r_b x d) lambda. With `still`, a is left at +0 (its inverse inertia
 // is zero: it would add zeros to +0)
-FC_V4_INLINE void W_NAME(fcRow, _ApplyTurn)(W_ROWS row, W_BODY* a, W_BODY* b, W impulse, bool still)
+FC_V4_INLINE W_TARGET void W_NAME(fcRow, _ApplyTurn)(W_ROWS row, W_BODY* a, W_BODY* b, W impulse, bool still)
 {
     W3 iangB = W_LOAD3R(row, ->iangB);
     if (!still) {
@@ -85,7 +85,7 @@ FC_V4_INLINE void W_NAME(fcRow, _ApplyTurn)(W_ROWS row, W_BODY* a, W_BODY* b, W 
 }
 
 // v_a -= m_a p, v_b += m_b p for a linear impulse p (with `still`, a is left at +0)
-FC_V4_INLINE void W_NAME(fcRow, _ApplyLinear)(const W3* p, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
+FC_V4_INLINE W_TARGET void W_NAME(fcRow, _ApplyLinear)(const W3* p, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
 {
     if (!still) {
         a->v.x = W_(Sub)(a->v.x, W_(Mul)(massA, p->x)), a->v.y = W_(Sub)(a->v.y, W_(Mul)(massA, p->y));
@@ -97,7 +97,7 @@ FC_V4_INLINE void W_NAME(fcRow, _ApplyLinear)(const W3* p, W massA, W massB, W_B
 
 // the linear impulse of a manifold's rows, n sum_n + t1 sum_t1 + t2 sum_t2 (dirs: n, t1, t2; sum: the sums of their
 // impulses), applied to v_a and v_b
-FC_V4_INLINE void W_NAME(fcRow, _ApplyFrame)(const W3* dirs, const W* sum, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
+FC_V4_INLINE W_TARGET void W_NAME(fcRow, _ApplyFrame)(const W3* dirs, const W* sum, W massA, W massB, W_BODY* a, W_BODY* b, bool still)
 {
     W3 p = {W_(Add)(W_(Add)(W_(Mul)(dirs[0].x, sum[0]), W_(Mul)(dirs[1].x, sum[1])), W_(Mul)(dirs[2].x, sum[2])),
             W_(Add)(W_(Add)(W_(Mul)(dirs[0].y, sum[0]), W_(Mul)(dirs[1].y, sum[1])), W_(Mul)(dirs[2].y, sum[2])),
@@ -106,7 +106,7 @@ FC_V4_INLINE void W_NAME(fcRow, _ApplyFrame)(const W3* dirs, const W* sum, W mas
 }
 
 // a row's impulse lambda: v_a -= m_a d lambda, w_a -= I_a^-1 (r_a x d) lambda; v_b, w_b the other way
-FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
+FC_V4_INLINE W_TARGET void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W massB, W_BODY* a, W_BODY* b, W impulse, bool still)
 {
     W3 p = {W_(Mul)(impulse, d->x), W_(Mul)(impulse, d->y), W_(Mul)(impulse, d->z)};
     W_NAME(fcRow, _ApplyLinear)(&p, massA, massB, a, b, still);
@@ -114,7 +114,7 @@ FC_V4_INLINE void W_NAME(fcRow, _Apply)(W_ROWS row, const W3* d, W massA, W mass
 }
 
 // the velocities of the blocks' bodies on one side (solver bodies index[g]), lane by lane, and back
-FC_V4_INLINE void W_NAME(fcSweep, _Gather)(W_BODY* out, const fcSolverBody* bodies, const int* const* index)
+FC_V4_INLINE W_TARGET void W_NAME(fcSweep, _Gather)(W_BODY* out, const fcSolverBody* bodies, const int* const* index)
 {
 #if FC_SWEEP_BLOCKS == 1
     fcBody4_Gather(out, bodies, index[0]);
@@ -127,7 +127,7 @@ FC_V4_INLINE void W_NAME(fcSweep, _Gather)(W_BODY* out, const fcSolverBody* bodi
 #endif
 }
 
-FC_V4_INLINE void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodies, const int* const* index)
+FC_V4_INLINE W_TARGET void W_NAME(fcSweep, _Scatter)(const W_BODY* in, fcSolverBody* bodies, const int* const* index)
 {
 #if FC_SWEEP_BLOCKS == 1
     fcBody4_Scatter(in, bodies, index[0]);

@@ -89,7 +89,11 @@ FC_V4_INLINE void fcV4_Transpose(fcV4* r)
 // out of the 16 registers: 2.7 times the sweep's instructions); the same IEEE operation per lane as fcV4's.
 #define FC_HAVE_V8 1
 
-FC_V4_INLINE fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+#ifdef FC_FLOAT
+FC_V4_INLINE FC_SIMD_AVX512 fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return (fcV8)_mm256_insertf32x4(_mm256_castps128_ps256((__m128)lo), (__m128)hi, 1); }
+#else
+FC_V4_INLINE FC_SIMD_AVX512 fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return (fcV8)_mm512_insertf64x4(_mm512_castpd256_pd512((__m256d)lo), (__m256d)hi, 1); }
+#endif
 FC_V4_INLINE fcV4 fcV8_Low(fcV8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
 FC_V4_INLINE fcV4 fcV8_High(fcV8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 FC_VECTOR_OPERATIONS(fcV8)
