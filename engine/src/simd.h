@@ -89,13 +89,17 @@ FC_V4_INLINE void fcV4_Transpose(fcV4* r)
 // out of the 16 registers: 2.7 times the sweep's instructions); the same IEEE operation per lane as fcV4's.
 #define FC_HAVE_V8 1
 
+// the halves, and the two halves joined, as the AVX-512 instructions that take the upper half from or to memory
+// (vinsertf64x4, vextractf64x4): a generic shuffle took a load or a store and a shuffle more
 #ifdef FC_FLOAT
 FC_V4_INLINE FC_SIMD_AVX512 fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return (fcV8)_mm256_insertf32x4(_mm256_castps128_ps256((__m128)lo), (__m128)hi, 1); }
+FC_V4_INLINE FC_SIMD_AVX512 fcV4 fcV8_Low(fcV8 v) { return (fcV4)_mm256_castps256_ps128((__m256)v); }
+FC_V4_INLINE FC_SIMD_AVX512 fcV4 fcV8_High(fcV8 v) { return (fcV4)_mm256_extractf32x4_ps((__m256)v, 1); }
 #else
 FC_V4_INLINE FC_SIMD_AVX512 fcV8 fcV8_Join(fcV4 lo, fcV4 hi) { return (fcV8)_mm512_insertf64x4(_mm512_castpd256_pd512((__m256d)lo), (__m256d)hi, 1); }
+FC_V4_INLINE FC_SIMD_AVX512 fcV4 fcV8_Low(fcV8 v) { return (fcV4)_mm512_castpd512_pd256((__m512d)v); }
+FC_V4_INLINE FC_SIMD_AVX512 fcV4 fcV8_High(fcV8 v) { return (fcV4)_mm512_extractf64x4_pd((__m512d)v, 1); }
 #endif
-FC_V4_INLINE fcV4 fcV8_Low(fcV8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
-FC_V4_INLINE fcV4 fcV8_High(fcV8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 FC_VECTOR_OPERATIONS(fcV8)
 // The comparison into a mask register and one test of it, and the square root in one instruction: the generic
 // vector forms took nine instructions to turn the mask into a flag (a vector of ones from the mask, shuffles, ors, two
