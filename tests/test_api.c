@@ -448,8 +448,8 @@ static int test_empty_world_steps(void)
 
 // Finite inputs whose energy overflows: a body spun at 1e155 rad/s (I w^2 is beyond double precision), a 1e10 kg
 // body 1e300 m up (m g z is); and one whose reaction does: 1e300 kg leaving its pivot at 1000 m/s, stopped by a ball
-// joint within a step of 1e-6 s (m v / h = 1e309 N, its state and energy finite). Each step is refused with the
-// reason and the state kept; before, they returned true with an infinite energy or force.
+// joint, or by the ground, within a step of 1e-6 s (m v / h = 1e309 N, its state and energy finite). Each step is
+// refused with the reason and the state kept; before, they returned true with an infinite energy or force.
 static int test_energy_overflow_is_refused(void)
 {
     fcWorldDef wd = fcDefaultWorldDef();
@@ -503,6 +503,34 @@ static int test_energy_overflow_is_refused(void)
     ENSURE(fcBody_SetLinearVelocity(jd.bodyB, fcV3(1, 0, 0)));
     ENSURE(fcWorld_Step(w));
     ENSURE(isfinite(fcJoint_GetReaction(pivot).force.x) && fcJoint_GetReaction(pivot).force.x < -1e305);
+    fcDestroyWorld(w);
+
+    // the same ball stopped by the ground: its contact force overflows (the step returned true with inf N)
+    w = fcCreateWorld(&wd);
+    fcBodyDef gd = fcDefaultBodyDef();
+    gd.type = fc_staticBody;
+    fcShapeDef sd = fcDefaultShapeDef();
+    sd.type = fc_planeShape;
+    fcCreateShape(fcCreateBody(w, &gd), &sd);
+    bd.position = fcV3(0, 0, 0.5);
+    bd.linearVelocity = fcV3(0, 0, -1000);
+    fcBodyId ball = fcCreateBody(w, &bd);
+    sd = fcDefaultShapeDef();
+    sd.type = fc_sphereShape;
+    sd.radius = 0.5;
+    sd.density = 1e300 / (4.0 / 3 * 3.141592653589793 * 0.125);  // 1e300 kg
+    ENSURE(fcShape_IsValid(fcCreateShape(ball, &sd)));
+    fcClearError();
+    ENSURE(!fcWorld_Step(w));
+    ENSURE(strstr(fcGetLastError(), "a contact came out with a force beyond double precision") != NULL);
+    ENSURE(fcBody_GetLinearVelocity(ball).z == -1000 && fcBody_GetPosition(ball).z == 0.5 && fcWorld_GetTime(w) == 0);
+    // at 1 m/s the force is 1e306 N: the step is taken, the force finite
+    ENSURE(fcBody_SetLinearVelocity(ball, fcV3(0, 0, -1)));
+    ENSURE(fcWorld_Step(w));
+    ENSURE(fcWorld_GetContactCount(w) == 1);
+    fcContactData c = fcWorld_GetContact(w, 0);
+    printf("  a 1e300 kg ball stopped by the ground at 1 m/s within 1e-6 s: contact force %.3g N\n", fabs(c.force.z));
+    ENSURE(isfinite(c.force.z) && fabs(c.force.z) > 1e305);
     fcDestroyWorld(w);
     return 0;
 }

@@ -47,6 +47,7 @@ void fcContacts_BeginStep(fcWorld* world)
     world->stats.contactExactPoints = 0;
     world->stats.complementarityResidual = 0;
     world->stats.frictionResidual = 0;
+    set->heaviestPoint = 0;
 }
 
 #define FC_FOR_EACH_MANIFOLD(world, c, m)                                                                  \
@@ -184,7 +185,7 @@ typedef struct fcSide4 {
 
 #define FC_CONTACT_GRAIN 64        // blocks a chunk, for the loops over all blocks
 #define FC_CONTACT_COLOR_GRAIN 32  // blocks a chunk, for a colour's blocks
-#define FC_CONTACT_SLOTS 2         // maxima a chunk reports
+#define FC_CONTACT_SLOTS 3         // maxima a chunk reports
 
 typedef struct fcContactTask {
     fcWorld* world;
@@ -1662,13 +1663,14 @@ fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 // After the sweeps of a (sub)step: the step's totals, and the residuals: complementarity
 // |min(lambda_n / m_eff, J v - bias)| and how far friction exceeds its bound (the velocities are the solver
 // bodies', the joints' corrections included)
-// slot 0: the complementarity residual; slot 1: the friction's excess
+// slot 0: the complementarity residual; slot 1: the friction's excess; slot 2: the largest sum of a point's total
+// impulses' sizes (its normal one and its two friction ones)
 FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
     fcWorld* world = task->world;
     fcContactSet* set = &world->contacts;
-    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1);
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1), heaviest = zero;
     fcV4 widen = fcV4_Splat(world->def.frictionCone ? 1 : FC_SQRT(2));  // the pyramid's corner
     fcV4 substep = fcV4_Splat(set->substep), half = fcV4_Splat(0.5), none = fcV4_Splat(-1);
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
@@ -1684,9 +1686,12 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
             fcV4 lambda = fcV4_Load(sp->normalImpulse), t0 = fcV4_Load(sp->tangentImpulse[0]), t1 = fcV4_Load(sp->tangentImpulse[1]);
             load = fcV4_Add(load, lambda);
             wish = fcV4_Add(wish, fcV4_Load(sp->trialImpulse));
-            fcV4_Store(sp->totalNormalImpulse, fcV4_Add(fcV4_Load(sp->totalNormalImpulse), lambda));
-            fcV4_Store(sp->totalTangentImpulse[0], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0));
-            fcV4_Store(sp->totalTangentImpulse[1], fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1));
+            fcV4 totalN = fcV4_Add(fcV4_Load(sp->totalNormalImpulse), lambda);
+            fcV4 totalT0 = fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0), totalT1 = fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1);
+            fcV4_Store(sp->totalNormalImpulse, totalN);
+            fcV4_Store(sp->totalTangentImpulse[0], totalT0);
+            fcV4_Store(sp->totalTangentImpulse[1], totalT1);
+            heaviest = fcV4_Max(heaviest, fcV4_Add(totalN, fcV4_Add(fcV4_Abs(totalT0), fcV4_Abs(totalT1))));
             fcV4 mass = fcV4_Load(sp->n.mass);  // 0: an empty lane or point
             fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b, false), fcV4_Load(sp->bias));
             fcV4 k = fcV4_Greater(mass, zero, fcV4_Div(one, fcV4_Greater(mass, zero, mass, one)), zero);
@@ -1710,6 +1715,7 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
     }
     *fcContacts_Slot(task, begin, 0) = fcV4_MaxLane(worst);
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(excess);
+    *fcContacts_Slot(task, begin, 2) = fcV4_MaxLane(heaviest);
 }
 
 void fcContacts_Finish(fcWorld* world)
@@ -1720,6 +1726,7 @@ void fcContacts_Finish(fcWorld* world)
     world->contacts.substep += 1;
     world->stats.complementarityResidual = fmax(world->stats.complementarityResidual, residual);
     world->stats.frictionResidual = fmax(world->stats.frictionResidual, frictionExcess > 0 ? frictionExcess : 0);
+    world->contacts.heaviestPoint = task.max[2] > 0 ? task.max[2] : 0;  // the totals so far: the last substep's are the step's
 }
 
 // what a manifold did over the step, for fcContacts_EndStep to report

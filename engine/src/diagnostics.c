@@ -62,6 +62,10 @@ bool fcDiagnostics_ValidateState(const fcWorld* world)
 
 bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h)
 {
+    if (!isfinite(world->contacts.heaviestPoint / h))
+        return fcError("fcWorld_Step: the step diverged: a contact came out with a force beyond double precision (its "
+                       "impulse over the step overflows). The world is back at its state before the step; look for extreme "
+                       "masses or speeds");
     if (isfinite(records / h)) return true;
     const fcRowStore* r = &world->rows;
     for (int b = 0; b < r->blockCount; ++b) {

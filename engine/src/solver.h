@@ -41,9 +41,9 @@ void fcRows_Velocities(const fcWorld* world, fcReal* jv);
 // at the end of the step: nothing reads the records in between). Returns the sum of the sizes of the joints'
 // record entries (fcJoint_RecordSum): not finite when one of them is not (the step's last flush checks it)
 fcReal fcRows_Flush(fcWorld* world);
-// after the step's last flush (its sum, records; the step's h): false with the reason when a joint's reaction,
-// impulse / h, is not finite (1e300 kg stopped by a joint within a step of 1e-6 s: its state finite, its force
-// m v / h not). The contacts' forces are not checked here (the same body stopped by the ground reports inf N).
+// after the step's last flush (its sum, records; the step's h): false with the reason when a joint's reaction or a
+// contact's force, impulse / h, is not finite (1e300 kg stopped by a joint or by the ground within a step of 1e-6 s:
+// its state finite, its force m v / h not)
 bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h);
 // after a step that was not taken: its multipliers gone from every record
 void fcRows_ClearRecords(fcWorld* world);
