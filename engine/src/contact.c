@@ -808,8 +808,10 @@ void fcContacts_RescaleImpulses(fcWorld* world, fcReal ratio)
 }
 
 // The user's pre-solve hook sees each manifold of a pair about to be solved: it may switch the pair off for
-// this step or change its friction and restitution (the last manifold's values win for the pair)
-static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
+// this step or change its friction and restitution (the last manifold's values win for the pair). A value out of
+// range is not taken; the first call of the step that set one says which, the later ones are counted (*refused) and
+// said once after the pass (a hook that always wrote NaN put a message a manifold a step in the log).
+static void fcContacts_PreSolve(fcWorld* world, fcContact* c, int* refused)
 {
     for (int m = 0; m < c->manifoldCount && c->enabled; ++m) {
         if (c->manifolds[m].pointCount == 0) continue;
@@ -827,13 +829,17 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c)
                 }
             break;
         }
-        // a value out of range is not taken, and said (the hook's caller sees the message; the step goes on)
-        if (isfinite(d.friction) && d.friction >= 0) c->friction = d.friction;
-        else fcError("fcWorld_Step: the pre-solve hook set friction %g (finite and >= 0): kept %g", (double)d.friction, (double)c->friction);
-        if (isfinite(d.restitution) && d.restitution >= 0 && d.restitution <= 1) c->restitution = d.restitution;
-        else
+        // a value out of range is not taken (the step goes on)
+        bool frictionOk = isfinite(d.friction) && d.friction >= 0;
+        bool restitutionOk = isfinite(d.restitution) && d.restitution >= 0 && d.restitution <= 1;
+        if (!frictionOk && *refused == 0)
+            fcError("fcWorld_Step: the pre-solve hook set friction %g (finite and >= 0): kept %g", (double)d.friction, (double)c->friction);
+        if (!restitutionOk && *refused == 0)
             fcError("fcWorld_Step: the pre-solve hook set restitution %g (in [0, 1]): kept %g", (double)d.restitution,
                     (double)c->restitution);
+        *refused += !frictionOk || !restitutionOk;
+        if (frictionOk) c->friction = d.friction;
+        if (restitutionOk) c->restitution = d.restitution;
     }
 }
 
@@ -1276,7 +1282,7 @@ void fcContacts_Collide(fcWorld* world)
     // (an event, a destroyed pair, the pre-solve hook); the manifold index (fcContacts_RebuildIndex's) is built here
     set->touchingCount = 0;
     set->enabledCount = 0;
-    int pairs = 0, manifolds = 0;
+    int pairs = 0, manifolds = 0, refused = 0;
     for (int ci = 0; ci < set->high; ++ci) {
         unsigned state = set->slotState[ci];
         if (!(state & FC_SLOT_IN_USE)) continue;
@@ -1293,7 +1299,7 @@ void fcContacts_Collide(fcWorld* world)
         }
         if (enabled && world->def.preSolve != NULL) {
             fcContact* c = fcContacts_Pair(set, ci);
-            if (!c->sensor) fcContacts_PreSolve(world, c);
+            if (!c->sensor) fcContacts_PreSolve(world, c, &refused);
             enabled = c->enabled;
         }
         set->enabledCount += enabled;
@@ -1307,6 +1313,9 @@ void fcContacts_Collide(fcWorld* world)
                 if (state & (1u << (FC_SLOT_POINTS_SHIFT + m))) manifolds = fcContacts_IndexManifold(set, manifolds, ci, m);
         }
     }
+    if (refused > 1)
+        fcError("fcWorld_Step: the pre-solve hook set values out of range for %d more manifold%s this step: each pair kept its own",
+                refused - 1, refused > 2 ? "s" : "");
     world->stats.shapePairs = pairs;
     world->stats.contactCount = manifolds;
     if (set->touchingCount == 0) world->stats.contactPoints = 0;
