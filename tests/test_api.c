@@ -535,6 +535,35 @@ static int test_energy_overflow_is_refused(void)
     return 0;
 }
 
+// A refused step leaves the joints of a sleeping island reporting what they carried when it fell asleep, as a taken
+// step does (it cleared them with the awake joints' records of the failed attempt): a bob of 1 kg hanging at rest
+// under its pivot falls asleep carrying m g; a top spun at 1e155 rad/s beside it makes the next step overflow.
+static int test_refused_step_keeps_sleeping_reactions(void)
+{
+    fcWorldDef wd = fcDefaultWorldDef();
+    fcWorldId w = fcCreateWorld(&wd);
+    fcBodyDef bd = fcDefaultBodyDef();
+    bd.position = fcV3(0, 0, -1);
+    bd.mass = 1;
+    bd.inertia = fcV3(0.01, 0.01, 0.01);
+    fcJointDef jd = fcDefaultJointDef(fc_ballJoint);
+    jd.bodyB = fcCreateBody(w, &bd);
+    fcJointId pivot = fcCreateJoint(w, &jd);
+    for (int i = 0; i < 240 && fcBody_IsAwake(jd.bodyB); ++i) ENSURE(fcWorld_Step(w));
+    ENSURE(!fcBody_IsAwake(jd.bodyB));
+    ENSURE_NEAR(fcJoint_GetReaction(pivot).force.z, 9.81, 1e-9);
+    bd.position = fcV3(5, 0, 0);
+    bd.angularVelocity = fcV3(0, 0, 1e155);
+    ENSURE(fcBody_IsValid(fcCreateBody(w, &bd)));
+    fcClearError();
+    ENSURE(!fcWorld_Step(w));
+    ENSURE(strstr(fcGetLastError(), "non-finite energy") != NULL);
+    ENSURE(!fcBody_IsAwake(jd.bodyB));
+    ENSURE_NEAR(fcJoint_GetReaction(pivot).force.z, 9.81, 1e-9);
+    fcDestroyWorld(w);
+    return 0;
+}
+
 // The energy is reported before the first step too: kinetic + gravity + springs of the initial state.
 static int test_initial_energy(void)
 {
@@ -649,5 +678,6 @@ int main(int argc, char** argv)
     RUN_TEST(test_no_change_inside_steps_and_queries);
     RUN_TEST(test_empty_world_steps);
     RUN_TEST(test_energy_overflow_is_refused);
+    RUN_TEST(test_refused_step_keeps_sleeping_reactions);
     TEST_MAIN_END();
 }

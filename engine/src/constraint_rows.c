@@ -833,6 +833,9 @@ void fcRows_ClearRecords(fcWorld* world)
     fcRowStore* r = &world->rows;
     for (int i = 0; i < r->count; ++i) r->pending[i] = 0;
     for (int b = 0; b < r->blockCount; ++b) r->blockImpulseA[b] = r->blockImpulseB[b] = fcV3(0, 0, 0);
-    for (int j = 0; j < world->jointHigh; ++j)
-        if (world->joints[j].inUse) fcJoint_ClearRecords(world->joints + j);
+    // the joints of a sleeping island keep reporting what they carried when it fell asleep (as fcStep_Begin leaves them)
+    for (int j = 0; j < world->jointHigh; ++j) {
+        fcJoint* joint = world->joints + j;
+        if (joint->inUse && !fcJoint_Sleeps(world, joint->bodyA, joint->bodyB)) fcJoint_ClearRecords(joint);
+    }
 }

@@ -45,7 +45,7 @@ fcReal fcRows_Flush(fcWorld* world);
 // contact's force, impulse / h, is not finite (1e300 kg stopped by a joint or by the ground within a step of 1e-6 s:
 // its state finite, its force m v / h not)
 bool fcDiagnostics_ValidateReactions(const fcWorld* world, fcReal records, fcReal h);
-// after a step that was not taken: its multipliers gone from every record
+// after a step that was not taken: its multipliers gone from every record but those of sleeping islands
 void fcRows_ClearRecords(fcWorld* world);
 
 // integrate.c
