@@ -98,10 +98,14 @@ static int test_bad_input_changes_nothing(void)
     ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 5e-324, fcV3(1, 1, 1)), "its inverse overflows");
     ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 1, fcV3(1e308, 1e308, 1e308)), "cannot be inverted");
     ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 1, fcV3(5e-324, 1, 1)), "cannot be inverted");
+    // and a mass whose inverse is denormal: a 1.7e308 kg bob reported 9.81 N where m g overflows
+    ENSURE_ERROR(fcBody_SetMassProperties(p.bob, 1.7e308, fcV3(1, 1, 1)), "mass 1.7e+308 is too large");
     fcBodyDef tiny = fcDefaultBodyDef();
     tiny.mass = 5e-324;
     tiny.inertia = fcV3(1, 1, 1);
-    ENSURE_ERROR(fcCreateBody(w, &tiny), "with a finite inverse");
+    ENSURE_ERROR(fcCreateBody(w, &tiny), "with a finite, normal inverse");
+    tiny.mass = 1.7e308;
+    ENSURE_ERROR(fcCreateBody(w, &tiny), "with a finite, normal inverse");
     ENSURE_ERROR(fcWorld_FindBody(w, NULL), "name is NULL");
     ENSURE(!fcJointType_FromName("ball", NULL));
     ENSURE_ERROR(fcJointType_FromName("ball", NULL), "type is NULL");

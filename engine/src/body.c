@@ -79,11 +79,13 @@ static bool fcIsSymmetricPositive(fcMat33 m)
 }
 
 // a mass and inertia the solver can use: finite, positive definite, and with inverses that do not overflow (a
-// denormal mass passes "> 0" and its inverse is inf; an inertia of 1e308 has an infinite determinant)
+// denormal mass passes "> 0" and its inverse is inf; an inertia of 1e308 has an infinite determinant) and a mass
+// whose inverse is a normal number (a 1.7e308 kg bob, 1/m denormal, hung from a ball joint reported 9.81 N for m g)
 static bool fcCheckMass(fcReal mass, fcMat33 inertia, fcMat33* inverse, const char* caller)
 {
     if (!isfinite(mass) || mass <= 0) return fcError("%s: mass must be > 0, got %g", caller, (double)mass);
     if (!isfinite(1 / mass)) return fcError("%s: mass %g is too small: its inverse overflows", caller, (double)mass);
+    if (!isnormal(1 / mass)) return fcError("%s: mass %g is too large: its inverse is below the normal range", caller, (double)mass);
     if (!fcMat33_IsFinite(inertia)) return fcError("%s: inertia is not finite", caller);
     if (!fcIsSymmetricPositive(inertia))
         return fcError("%s: inertia must be symmetric positive definite (principal moments > 0), got diagonal (%g, %g, %g)",
@@ -174,8 +176,8 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
     if (def->type == fc_dynamicBody) {
         fcMat33 inertia = def->useInertiaTensor ? def->inertiaTensor : fcMat33_Diagonal(def->inertia);
         bool inertiaGiven = def->useInertiaTensor || def->inertia.x != 0 || def->inertia.y != 0 || def->inertia.z != 0;
-        if (!isfinite(def->mass) || def->mass < 0 || (def->mass > 0 && !isfinite(1 / def->mass))) {
-            fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes) with a finite inverse, got %g",
+        if (!isfinite(def->mass) || def->mass < 0 || (def->mass > 0 && (!isfinite(1 / def->mass) || !isnormal(1 / def->mass)))) {
+            fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes) with a finite, normal inverse, got %g",
                     (double)def->mass);
             return fc_nullBodyId;
         }
