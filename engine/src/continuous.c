@@ -27,6 +27,9 @@ typedef struct fcContinuousQuery {
     fcVec3 centre;      // the centre of its box at the step's start
     const fcPath* path;
     fcReal first;       // the earliest fraction of the step found
+    bool held;          // the body's heldNear: a shape near a static one at the start is left to its contacts
+    bool near;          // some shape was near a static one at the start
+    bool backNear;      // first = 0 for a shape that was
 } fcContinuousQuery;
 
 // whether the moving shape at pose x overlaps b by more than twice the slop (a contact at rest sits about the slop
@@ -43,16 +46,18 @@ static bool fcContinuous_Deep(const fcContinuousQuery* q, const fcShape* b, fcTr
 }
 
 // whether the straight line from the centre of the moving shape's box at t (a hull's frame may lie far from its
-// points), carried along the path, to where that centre ends crosses b; with `entering`, from outside b only (a ray
-// from within a solid hits at 0)
-static bool fcContinuous_CentreCrossed(const fcContinuousQuery* q, const fcShape* b, fcReal t, bool entering)
+// points), carried along the path, to where that centre ends crosses b; with `whole`, from outside b to outside it
+// again (a ray from within a solid hits at 0, so the line is cast both ways)
+static bool fcContinuous_CentreCrossed(const fcContinuousQuery* q, const fcShape* b, fcReal t, bool whole)
 {
     fcTransform mid = {q->centre, q->start.q};
-    fcVec3 from = fcPath_Pose(q->path, mid, t).p, way = fcVec3_Sub(fcPath_Pose(q->path, mid, 1).p, from);
+    fcVec3 from = fcPath_Pose(q->path, mid, t).p, to = fcPath_Pose(q->path, mid, 1).p, way = fcVec3_Sub(to, from);
     fcReal length = fcVec3_Length(way);
     fcRayHitGeometry hit;
-    return length > 0 && fcGeometry_RayCast(&b->geometry, b->transform, from, fcVec3_Scale(1 / length, way), length, &hit) &&
-           (!entering || hit.distance > 0);
+    if (length == 0 || !fcGeometry_RayCast(&b->geometry, b->transform, from, fcVec3_Scale(1 / length, way), length, &hit))
+        return false;
+    return !whole || (hit.distance > 0 && fcGeometry_RayCast(&b->geometry, b->transform, to, fcVec3_Scale(-1 / length, way), length, &hit) &&
+                      hit.distance > 0);
 }
 
 // Whether the moving shape, near b at t, went into or through it by the step's end: it overlaps b by more than twice
@@ -79,11 +84,18 @@ static bool fcContinuous_Visit(int proxy, int userIndex, void* context)
     // floor, whose rows could not hold its turning rim, was put back to its start every step and froze there while
     // the solve's impulses piled up in its velocity (a review's finding)
     if (touch <= 0) {
-        // though its contacts hold it, the centre of a shape near b at the start does not go into b: one whose
-        // centre did (a plank struck into a spin of 460 rad/s about its long axis at a plate, 7.7 rad a step, whose
-        // rows' lines did not follow its corners, and went through) goes back to the start; one whose centre began
-        // within b is left to its contacts to push out (put back, it would stay there)
-        if (touch < 0 && fcContinuous_CentreCrossed(q, s, 0, true)) q->first = 0;
+        // but one that their rows let in by more than twice the slop, or whose centre went through b whole, goes back
+        // to the start, once (a plank struck into a spin of 460 rad/s about its long axis at a plate, 7.7 rad a step,
+        // whose rows' lines did not follow its corners, went through the plate from there; from the start again,
+        // with the velocities the contacts gave it, it stopped). Not again while it stays near a static shape: a thin
+        // plank spinning about its long axis as it slid off a table's edge went that deep at every step and, put back
+        // every time, hung there for 6 s. Nor one whose centre merely went into b (a coin resting on a table has its
+        // centre within the slop of the face) or began in it (put back, it would stay there).
+        q->near = q->near || touch < 0;
+        if (touch < 0 && !q->held && (fcContinuous_Deep(q, s, q->end) || fcContinuous_CentreCrossed(q, s, 0, true))) {
+            q->first = 0;
+            q->backNear = true;
+        }
         return true;
     }
     if (t >= q->first || !fcContinuous_WentIn(q, s, t)) return true;
@@ -123,6 +135,8 @@ void fcContinuous_Step(fcWorld* world)
     fcReal slop = world->def.contactSlop;
     for (int k = 0; k < world->bodyHigh; ++k) {
         fcBody* b = world->bodies + k;
+        bool held = b->heldNear;
+        b->heldNear = false;
         if (!b->inUse || b->type != fc_dynamicBody || b->asleep || b->jointCount > 0 || b->shapeCount == 0) continue;
         fcVec3 c0 = world->snapshotPosition[k];
         fcQuat q0 = world->snapshotOrientation[k];
@@ -143,7 +157,7 @@ void fcContinuous_Step(fcWorld* world)
         fcVec3 c1 = b->position, r = fcV3(reach, reach, reach);
         fcAabb box = {fcVec3_Sub(fcV3(fmin(c0.x, c1.x), fmin(c0.y, c1.y), fmin(c0.z, c1.z)), r),
                       fcVec3_Add(fcV3(fmax(c0.x, c1.x), fmax(c0.y, c1.y), fmax(c0.z, c1.z)), r)};
-        fcContinuousQuery q = {.world = world, .path = &path, .first = 1};
+        fcContinuousQuery q = {.world = world, .path = &path, .first = 1, .held = held};
         for (int i = 0; i < b->shapeCount; ++i) {
             const fcShape* s = world->shapes + b->shapes[i];
             if (s->def.isSensor || s->proxy < 0) continue;
@@ -153,6 +167,7 @@ void fcContinuous_Step(fcWorld* world)
             q.centre = fcAabb_Centre(s->aabb);
             fcBroadphase_QueryStatic(&world->broadphase, box, fcContinuous_Visit, &q);
         }
+        b->heldNear = q.near && (held || (q.backNear && q.first == 0));
         if (q.first >= 1) continue;
         // the angular velocity turns back with the body: its spin in the body's frame, and so its kinetic energy, stay
         // (kept in the world's frame, it put 36 % more energy into a plank turning 2.5 rad a step)

@@ -49,6 +49,7 @@ typedef struct fcBody {
     int* joints;      // (jointCount) joints touching this body (either side)
     bool massFromShapes;     // mass and inertia come from the shapes
     bool inertiaFromShapes;  // the mass was given but the inertia comes from the shapes, scaled
+    bool heldNear;           // put back by the continuous pass from a step that began near a static shape, and near one since
     int shapeCount;
     int* shapes;      // (shapeCount) shape indices
     void* userData;
