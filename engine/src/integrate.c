@@ -13,7 +13,10 @@ static fcMat33 fcSkew(fcVec3 v)
     return m;
 }
 
-// solve I (w1 - w0) + h w1 x I w1 = 0 for w1 by one Newton step from w0 (body frame)
+// solve I (w1 - w0) + h w1 x I w1 = 0 for w1 by one Newton step from w0 (body frame). The exact solution keeps
+// the kinetic energy w . I w / 2 (w1 x I w1 is normal to w1); the Newton step, linearised at w0, gains energy where
+// the body turns by radians a step: an L of two boxes tumbling at 300 rad/s (5 rad a step) in zero gravity rose from
+// 108 to 253 kJ in one step and 317-fold within 2 s. Where it gains, w1 is scaled back to w0's energy.
 static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
 {
     fcVec3 iw = fcMat33_MulV(inertia, w0);
@@ -21,7 +24,9 @@ static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
     // Jacobian I + h (skew(w0) I - skew(I w0))
     fcMat33 jac = fcMat33_Add(inertia, fcMat33_Scale(h, fcMat33_Add(fcMat33_Mul(fcSkew(w0), inertia),
                                                                      fcMat33_Scale(-1, fcSkew(iw)))));
-    return fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
+    fcVec3 w1 = fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
+    fcReal e0 = fcVec3_Dot(w0, iw), e1 = fcVec3_Dot(w1, fcMat33_MulV(inertia, w1));
+    return e1 > e0 ? fcVec3_Scale(FC_SQRT(e0 / e1), w1) : w1;
 }
 
 static void fcIntegrate_VelocitiesChunk(void* context, int begin, int end)
