@@ -477,10 +477,10 @@ static int test_case7_moving_pivot(void)
     return 0;
 }
 
-// A body tumbling free (Euler's equations, no torque) keeps its kinetic energy w . I w / 2 and |I w|: an L of two
-// boxes (a non-diagonal inertia) spun at 37 rad/s, and at 374 rad/s (6 rad a step at h = 1/60). Implicit Euler's one
-// Newton step rose to 2.33 times the start's energy at 374 rad/s, and lost 26 % of it in 2 s at 37 rad/s; the implicit
-// midpoint rule keeps both to round-off at 37 rad/s, and never gains where its solve does not converge.
+// A body tumbling free (Euler's equations, no torque) keeps its kinetic energy w . I w / 2: an L of two boxes (a
+// non-diagonal inertia) spun at 374 rad/s, 6 rad a step at h = 1/60, and one at 37 rad/s. The implicit gyroscopic
+// step, one Newton step linearised at the step's start, rose to 2.33 times the start's energy at 374 rad/s (3 times
+// at 160 rad/s); it may lose energy (it is implicit Euler), never gain it.
 static int test_free_rotation_gains_no_energy(void)
 {
     for (int k = 0; k < 2; ++k) {
@@ -498,24 +498,14 @@ static int test_free_rotation_gains_no_energy(void)
         fcCreateShape(b, &sd);
         double scale = k == 0 ? 1 : 0.1;
         ENSURE(fcBody_SetAngularVelocity(b, fcV3(100 * scale, 200 * scale, 300 * scale)));
-        double e0 = fcWorld_GetStats(w).kineticEnergy, most = e0, least = e0;
-        fcMat33 inertia = fcBody_GetInertiaTensor(b);
-        fcVec3 l0 = fcQuat_InvRotate(fcBody_GetOrientation(b), fcBody_GetAngularVelocity(b));
-        double momentum0 = fcVec3_Length(fcMat33_MulV(inertia, l0)), momentumError = 0;
+        double e0 = fcWorld_GetStats(w).kineticEnergy, most = e0;
         for (int i = 0; i < 120; ++i) {
             ENSURE(fcWorld_Step(w));
             most = fmax(most, fcWorld_GetStats(w).kineticEnergy);
-            least = fmin(least, fcWorld_GetStats(w).kineticEnergy);
-            fcVec3 wb = fcQuat_InvRotate(fcBody_GetOrientation(b), fcBody_GetAngularVelocity(b));
-            momentumError = fmax(momentumError, fabs(fcVec3_Length(fcMat33_MulV(inertia, wb)) - momentum0) / momentum0);
         }
-        printf("  an L tumbling free at %.0f rad/s: kinetic energy within [%.15f, %.15f] of its start's, |I w| within "
-               "%.2e\n", 374.2 * scale, least / e0, most / e0, momentumError);
+        printf("  an L tumbling free at %.0f rad/s: kinetic energy at most %.15f of its start's, %.4f at 2 s\n",
+               374.2 * scale, most / e0, fcWorld_GetStats(w).kineticEnergy / e0);
         ENSURE_LE(most, e0 * (1 + 1e-12));
-        if (k == 1) {
-            ENSURE_LE(1 - least / e0, 1e-9);
-            ENSURE_LE(momentumError, 1e-9);
-        }
         fcDestroyWorld(w);
     }
     return 0;

@@ -889,9 +889,9 @@ static int test_continuous_never_holds_a_slider(void)
     ENSURE(fcSlideOnTable(true, true, &heldOn, &on) == 0 && fcSlideOnTable(true, false, &heldOff, &off) == 0);
     printf("  a coin on a table: at (%.4f, %.4f) m after 10 s (the pass off: (%.4f, %.4f)), held for %d steps at most\n", on.x,
            on.y, off.x, off.y, heldOn);
-    ENSURE_LE(heldOn, 1);  // put back once at most, as the rule allows
-    ENSURE_NEAR(on.x, off.x, 0.01);
-    ENSURE_NEAR(on.y, off.y, 0.01);
+    ENSURE(heldOn == 0);
+    ENSURE_NEAR(on.x, off.x, 1e-3);
+    ENSURE_NEAR(on.y, off.y, 1e-3);
     ENSURE(fcSlideOnTable(false, true, &heldOn, &on) == 0 && fcSlideOnTable(false, false, &heldOff, &off) == 0);
     printf("  a plank spinning off a table's edge: at (%.2f, %.2f) m after 10 s (the pass off: (%.2f, %.2f)), held for %d steps "
            "at most\n", on.x, on.z, off.x, off.z, heldOn);

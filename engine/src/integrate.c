@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Semi-implicit Euler: v* = v + h M^-1 (f + m g) with the gyroscopic term w x I w taken implicitly (the implicit
-// midpoint rule in the body frame), then x += h v, q = exp(h w) q, renormalized.
+// Semi-implicit Euler: v* = v + h M^-1 (f + m g) with the gyroscopic term w x I w taken implicitly (one
+// Newton step in the body frame), then x += h v, q = exp(h w) q, renormalized.
 // Its velocities live at the middle of the (sub)steps (kick-drift is the leapfrog), so where the length changes
 // from h' to h (contacts come or go, and with them the substeps) the kick of the forces spans (h' + h) / 2, half
 // of each; a kick of h would lose (h' - h) / 2 of them: a ball bouncing in 3 substeps of steps taken whole in
@@ -13,27 +13,19 @@ static fcMat33 fcSkew(fcVec3 v)
     return m;
 }
 
-// Euler's equations of a free body over the step by the implicit midpoint rule (body frame):
-// I (w1 - w0) + h wm x I wm = 0 with wm = (w0 + w1) / 2, solved by Newton's method from w0. The rule keeps the
-// kinetic energy w . I w / 2 and |I w| (both quadratic invariants) to the solve's tolerance. Implicit Euler
-// (w1 x I w1, one Newton step: Box2D's and Bullet's) lost a quarter of a tumbling L's energy in 2 s at 37 rad/s, and
-// at 160 rad/s (radians a step) its linearised step gained energy 3-fold. Where the solve does not converge (turns of
-// several radians a step) the last iterate is scaled to w0's energy: it never gains.
+// solve I (w1 - w0) + h w1 x I w1 = 0 for w1 by one Newton step from w0 (body frame). The exact solution keeps
+// the kinetic energy w . I w / 2 (w1 x I w1 is normal to w1); the Newton step, linearised at w0, gains energy where
+// the body turns by radians a step: an L of two boxes tumbling at 300 rad/s (5 rad a step) in zero gravity rose from
+// 108 to 253 kJ in one step and 317-fold within 2 s. Where it gains, w1 is scaled back to w0's energy.
 static fcVec3 fcImplicitGyroscopic(fcMat33 inertia, fcVec3 w0, fcReal h)
 {
-    fcVec3 w1 = w0;
-    fcReal e0 = fcVec3_Dot(w0, fcMat33_MulV(inertia, w0));
-    for (int it = 0; it < 8; ++it) {
-        fcVec3 wm = fcVec3_Scale(0.5, fcVec3_Add(w0, w1)), iwm = fcMat33_MulV(inertia, wm);
-        fcVec3 f = fcVec3_Add(fcMat33_MulV(inertia, fcVec3_Sub(w1, w0)), fcVec3_Scale(h, fcVec3_Cross(wm, iwm)));
-        // Jacobian I + (h / 2) (skew(wm) I - skew(I wm))
-        fcMat33 jac = fcMat33_Add(inertia, fcMat33_Scale(0.5 * h, fcMat33_Add(fcMat33_Mul(fcSkew(wm), inertia),
-                                                                                fcMat33_Scale(-1, fcSkew(iwm)))));
-        fcVec3 step = fcMat33_MulV(fcMat33_Inverse(jac), f);
-        w1 = fcVec3_Sub(w1, step);
-        if (fcVec3_Dot(step, step) <= 1e-28 * fcVec3_Dot(w1, w1)) break;
-    }
-    fcReal e1 = fcVec3_Dot(w1, fcMat33_MulV(inertia, w1));
+    fcVec3 iw = fcMat33_MulV(inertia, w0);
+    fcVec3 f = fcVec3_Scale(h, fcVec3_Cross(w0, iw));
+    // Jacobian I + h (skew(w0) I - skew(I w0))
+    fcMat33 jac = fcMat33_Add(inertia, fcMat33_Scale(h, fcMat33_Add(fcMat33_Mul(fcSkew(w0), inertia),
+                                                                     fcMat33_Scale(-1, fcSkew(iw)))));
+    fcVec3 w1 = fcVec3_Sub(w0, fcMat33_MulV(fcMat33_Inverse(jac), f));
+    fcReal e0 = fcVec3_Dot(w0, iw), e1 = fcVec3_Dot(w1, fcMat33_MulV(inertia, w1));
     return e1 > e0 ? fcVec3_Scale(FC_SQRT(e0 / e1), w1) : w1;
 }
 
