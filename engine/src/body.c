@@ -176,7 +176,7 @@ fcBodyId fcCreateBody(fcWorldId worldId, const fcBodyDef* def)
     if (def->type == fc_dynamicBody) {
         fcMat33 inertia = def->useInertiaTensor ? def->inertiaTensor : fcMat33_Diagonal(def->inertia);
         bool inertiaGiven = def->useInertiaTensor || def->inertia.x != 0 || def->inertia.y != 0 || def->inertia.z != 0;
-        if (!isfinite(def->mass) || def->mass < 0 || (def->mass > 0 && (!isfinite(1 / def->mass) || !isnormal(1 / def->mass)))) {
+        if (!isfinite(def->mass) || def->mass < 0 || (def->mass > 0 && !isnormal(1 / def->mass))) {
             fcError("fcCreateBody: mass must be > 0 (or 0 to take it from the shapes) with a finite, normal inverse, got %g",
                     (double)def->mass);
             return fc_nullBodyId;

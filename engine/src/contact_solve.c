@@ -1597,8 +1597,8 @@ FC_V4_INLINE void fcContacts_SweepBlocks(void* context, int begin, int end, bool
     *fcContacts_Slot(task, begin, 1) = fcV4_MaxLane(unsettled);
 }
 
-// one copy for the friction pyramid and one for the cone: with the cone's lane-by-lane projection in the loop, the
-// compiler kept fewer of the blocks' rows and velocities in registers (spilled them) in the pyramid's too
+// one copy for the friction pyramid and one for the cone: with the cone's projection in the loop, the compiler kept
+// fewer of the blocks' rows and velocities in registers (spilled them) in the pyramid's too
 FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int end)
 {
     if (((const fcContactTask*)context)->cone) fcContacts_SweepBlocks(context, begin, end, true);
@@ -1609,7 +1609,7 @@ FC_SIMD_CLONES static void fcContacts_SweepChunk(void* context, int begin, int e
 // The same sweep where a block and the next one in the sweep's order go side by side in eight lanes when they have
 // the same colour, as many points, neither resists rolling and both or neither are the ground's (side by side they
 // give the bits of one after the other, so it does not matter which blocks a chunk's edges leave unpaired). Built
-// for AVX-512 alone, as fcV8's mask test and square root are.
+// for AVX-512 alone, as fcV8's join, mask test and square root are.
 FC_V4_INLINE FC_SIMD_AVX512 void fcContacts_SweepBlocks8(void* context, int begin, int end, bool cone)
 {
     const fcContactTask* task = context;

@@ -89,8 +89,8 @@ static bool fcContinuous_Visit(int proxy, int userIndex, void* context)
         // whose rows' lines did not follow its corners, went through the plate from there; from the start again,
         // with the velocities the contacts gave it, it stopped). Not again while it stays near a static shape: a thin
         // plank spinning about its long axis as it slid off a table's edge went that deep at every step and, put back
-        // every time, hung there for 6 s. Nor one whose centre merely went into b (a coin resting on a table has its
-        // centre within the slop of the face) or began in it (put back, it would stay there).
+        // every time, hung there for 6 s. A centre that merely went into b does not count (a coin resting on a table
+        // has its centre within the slop of the face), nor one that began in it (the ray from within hits at 0).
         q->near = q->near || touch < 0;
         if (touch < 0 && !q->held && (fcContinuous_Deep(q, s, q->end) || fcContinuous_CentreCrossed(q, s, 0, true))) {
             q->first = 0;
