@@ -2460,16 +2460,21 @@ static int test_friction_cone(void)
     return 0;
 }
 
-// Coulomb's reference for a square plate of half side a sliding and spinning on its four corners, each carrying
-// m g / 4 and pushed back by mu m g / 4 against its own slip: after time T, how far it went along x and how far it
-// turned (explicit steps of 1e-5 s; a speed stops where it would change sign)
-static void fcPlateSlide(double a, double mu, double v0, double w0, double T, double* x, double* turn)
+// The references for a square plate of half side a sliding and spinning on its four corners, each carrying m g / 4:
+// Coulomb's (each corner pushed back by mu m g / 4 against its own slip) or the manifold's friction (a force F and a
+// twist tau about the centre within the ellipsoid |F|^2 + (tau / r)^2 <= (mu m g)^2, r = a sqrt(2) the corners'
+// distance, at its point where the slip (v, r w) is normal to it: F = -mu m g v / D, tau = -mu m g r^2 w / D, D =
+// |(v, r w)|). After time T, how far it went along x and how far it turned (explicit steps of 1e-5 s; a speed stops
+// where it would change sign).
+static void fcPlateSlide(double a, double mu, double v0, double w0, double T, bool patch, double* x, double* turn)
 {
-    const double inertia = 2 * a * a / 3, dt = 1e-5;  // I_z / m of a square of side 2 a
+    const double inertia = 2 * a * a / 3, dt = 1e-5, r2 = 2 * a * a;  // I_z / m of a square of side 2 a
     double px = 0, vx = v0, vy = 0, w = w0, th = 0;
     for (int k = 0; k * dt < T; ++k) {
         double fx = 0, fy = 0, tz = 0;  // per unit mass
-        for (int i = 0; i < 4; ++i) {
+        double slip = sqrt(vx * vx + vy * vy + r2 * w * w);
+        if (patch && slip > 1e-12) fx = -mu * g * vx / slip, fy = -mu * g * vy / slip, tz = -mu * g * r2 * w / slip;
+        for (int i = 0; i < 4 && !patch; ++i) {
             double cx = i & 1 ? a : -a, cy = i & 2 ? a : -a;
             double rx = cos(th) * cx - sin(th) * cy, ry = sin(th) * cx + cos(th) * cy;
             double ux = vx - w * ry, uy = vy + w * rx, s = sqrt(ux * ux + uy * uy);
@@ -2487,11 +2492,15 @@ static void fcPlateSlide(double a, double mu, double v0, double w0, double T, do
     *x = px, *turn = th;
 }
 
-// A plate sliding at 2 m/s and spinning at 10 rad/s: Coulomb friction at each point is at most mu lambda_n, so the
-// plate's friction is at most mu m g and it slides at least v^2 / (2 mu g) (0.408 m); its corners slip in different
-// directions and the four-corner reference slides 0.632 m and turns 1.72 rad before it stops. The pyramid (each
-// friction row bounded alone, the manifold's tangents along one point's slip) took up to 1.41 mu lambda_n at a point
-// and stopped the plate after 0.485 m and 1.51 rad.
+// A plate sliding at 2 m/s and spinning at 10 rad/s. Its manifold's friction, a force F at the centre of its points
+// and a twist tau (docs/physics.md 4d), stays within the ellipsoid |F|^2 + (tau / r)^2 <= (mu lambda_n)^2, so F is at
+// most mu m g and the plate slides at least v^2 / (2 mu g) (0.408 m); where it slips, the slip (v, r w) is normal to
+// the ellipsoid, and the plate slides 0.568 m and turns 1.60 rad before it stops, as the reference says. Coulomb's
+// four corners, each pushed back against its own slip, slide it 0.632 m and turn it 1.72 rad: the ellipsoid is the
+// limit surface's usual stand-in, 10 % off here where slip and spin are alike (per-point rows slid it 0.622 m, at
+// 1.3 times the sweep's time in a pile). The points' reported friction adds up to F and turns by
+// tau about the centre. The radial scaling of the trial impulse onto the ellipsoid slid 0.473 m: the twist's
+// share of the rows' effective mass is not the ellipsoid's.
 static int test_spinning_slide_within_the_cone(void)
 {
     const double mu = 0.5, m = 2, a = 0.25, hz = 0.05, v0 = 2, w0 = 10;
@@ -2502,30 +2511,40 @@ static int test_spinning_slide_within_the_cone(void)
     ENSURE(fcBody_SetLinearVelocity(plate, fcV3(v0, 0, 0)));
     ENSURE(fcBody_SetAngularVelocity(plate, fcV3(0, 0, w0)));
     fcVec3 p0 = fcBody_GetPosition(plate);
-    double worstPoint = 0, worstTotal = 0;
+    double worstEllipsoid = 0, worstTotal = 0;
     for (int i = 0; i < 180; ++i) {
         ENSURE(fcWorld_Step(w));
         ENSURE_LE(fcWorld_GetStats(w).frictionResidual, 1e-15);
         fcContactData d;
-        ENSURE(fcBody_GetContacts(plate, &d, 1) == 1 && FC_ID_EQUALS(d.bodyA, ground));
-        double normal = 0;
-        for (int k = 0; k < d.pointCount; ++k) {
+        ENSURE(fcBody_GetContacts(plate, &d, 1) == 1 && FC_ID_EQUALS(d.bodyA, ground) && d.pointCount == 4);
+        // the twist from the points' reported friction: their moment about n at their centre
+        double normal = 0, twist = 0, arm = 0;
+        fcVec3 centre = fcV3(0, 0, 0);
+        for (int k = 0; k < 4; ++k) centre = fcVec3_MulAdd(centre, 0.25, d.points[k].point);
+        for (int k = 0; k < 4; ++k) {
             const fcContactPointData* q = d.points + k;
-            double t = hypot(q->tangentImpulse[0], q->tangentImpulse[1]);
-            if (q->normalImpulse > 0) worstPoint = fmax(worstPoint, t / (mu * q->normalImpulse));
-            normal += q->normalForce;
+            fcVec3 f = fcVec3_Add(fcVec3_Scale(q->tangentImpulse[0], d.tangent[0]), fcVec3_Scale(q->tangentImpulse[1], d.tangent[1]));
+            fcVec3 r = fcVec3_Sub(q->point, centre);
+            twist += fcVec3_Dot(d.normal, fcVec3_Cross(r, f));
+            arm += 0.25 * hypot(r.x, r.y);
+            normal += q->normalImpulse;
         }
-        if (normal > 0) worstTotal = fmax(worstTotal, hypot(d.force.x, d.force.y) / (mu * normal));
+        double linear = hypot(d.force.x, d.force.y) / (mu * normal / fcWorld_GetTimestep(w)), turning = twist / (mu * normal * arm);
+        if (normal > 0) {
+            worstTotal = fmax(worstTotal, linear);
+            worstEllipsoid = fmax(worstEllipsoid, linear * linear + turning * turning);
+        }
     }
     fcVec3 p1 = fcBody_GetPosition(plate);
     fcQuat q = fcBody_GetOrientation(plate);
-    double x, turn, xExact, turnExact;
+    double x, turn, xExact, turnExact, xCorners, turnCorners;
     x = p1.x - p0.x, turn = 2 * atan2(q.z, q.w);
-    fcPlateSlide(a, mu, v0, w0, 3, &xExact, &turnExact);
-    printf("  sliding and spinning: friction over mu lambda_n at most %.6f at a point, %.6f in all; slid %.4f m\n"
-           "  (Coulomb's four corners %.4f, pure sliding %.4f), turned %.4f rad (%.4f)\n",
-           worstPoint, worstTotal, x, xExact, v0 * v0 / (2 * mu * g), turn, turnExact);
-    ENSURE_LE(worstPoint, 1 + 1e-12);
+    fcPlateSlide(a, mu, v0, w0, 3, true, &xExact, &turnExact);
+    fcPlateSlide(a, mu, v0, w0, 3, false, &xCorners, &turnCorners);
+    printf("  sliding and spinning: |F| / (mu lambda_n) at most %.6f, on the ellipsoid's scale at most %.6f; slid %.4f m (the\n"
+           "  reference %.4f, Coulomb's four corners %.4f, pure sliding %.4f), turned %.4f rad (%.4f; %.4f)\n",
+           worstTotal, worstEllipsoid, x, xExact, xCorners, v0 * v0 / (2 * mu * g), turn, turnExact, turnCorners);
+    ENSURE_LE(worstEllipsoid, 1 + 1e-9);
     ENSURE_LE(worstTotal, 1 + 1e-9);
     ENSURE(fcVec3_Length(fcBody_GetLinearVelocity(plate)) < 1e-3);
     ENSURE_NEAR(x, xExact, 0.03 * xExact);
@@ -2725,9 +2744,10 @@ static int test_ball_orbits_on_a_turntable(void)
 // axis of a table at 55 rad/s (0.46 rad a substep at 60 Hz), and 1 mm from the axis of one at 40 rad/s (omega^2 r =
 // 1.6 of the 7.85 m/s^2 friction gives). It turns with the table where it is. With the chord's exact series taken
 // along the relative velocity (49ca7d3) the rows and the integrator gained 1 + t^4 / 8 a substep: the box at the axis
-// was thrown off (92 m in 10 s). Over 10 s: at the axis within 0.01 mm of it (1.2e-6 m measured), at 1 mm within 0.5
-// mm of where it started (0.27 mm: it creeps as near Coulomb's limit). (At 1 mm and 55 rad/s it is thrown
-// off, and before the arms followed the bodies the driven table threw it too: docs/physics.md, 4d.)
+// was thrown off (92 m in 10 s). Over 10 s: at the axis within 0.01 mm of it (1.2e-6 m measured), at 1 mm within 1
+// mm of where it started (0.78 mm: it creeps while the sweeps stop short of settling its friction; with friction by
+// point 0.27 mm, and with 32 sweeps a substep 1 um either way). (At 1 mm and 55 rad/s it is thrown off, and before
+// the arms followed the bodies the driven table threw it too: docs/physics.md, 4d.)
 static int test_fast_turntable_keeps_its_box(void)
 {
     const double mu = 0.8;
@@ -2748,7 +2768,7 @@ static int test_fast_turntable_keeps_its_box(void)
         }
         printf("  box %g mm from the axis of a %s table at %g rad/s: the radius at most %.3g m off\n", r * 1e3,
                driven ? "driven" : "kinematic", omega, off);
-        ENSURE_LE(off, r > 0 ? 5e-4 : 1e-5);
+        ENSURE_LE(off, r > 0 ? 1e-3 : 1e-5);
         fcDestroyWorld(w);
     }
     return 0;

@@ -354,11 +354,11 @@ typedef struct fcContactMemory {
     uint32_t key;
     int pointCount;
     fcVec3 tangent[2];
-    fcReal rollingImpulse[2], twistImpulse;
+    fcReal friction[3], rollingImpulse[2], twistImpulse;
     struct {
         uint32_t id;
         fcVec3 localA;
-        fcReal normalImpulse, tangentImpulse[2], totalNormalImpulse;
+        fcReal normalImpulse, totalNormalImpulse;
         bool slipping;
     } points[FC_MAX_MANIFOLD_POINTS];
 } fcContactMemory;
@@ -413,13 +413,12 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, fcContactKept*
         old[o].rollingImpulse[0] = m->rollingImpulse[0];
         old[o].rollingImpulse[1] = m->rollingImpulse[1];
         old[o].twistImpulse = m->twistImpulse;
+        for (int k = 0; k < 3; ++k) old[o].friction[k] = m->friction[k];
         for (int i = 0; i < m->pointCount; ++i) {
             const fcContactPoint* q = m->points + i;
             old[o].points[i].id = q->id;
             old[o].points[i].localA = q->localA;
             old[o].points[i].normalImpulse = q->normalImpulse;
-            old[o].points[i].tangentImpulse[0] = q->tangentImpulse[0];
-            old[o].points[i].tangentImpulse[1] = q->tangentImpulse[1];
             old[o].points[i].totalNormalImpulse = q->totalNormalImpulse;
             old[o].points[i].slipping = q->slipping;
         }
@@ -442,6 +441,13 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, fcContactKept*
         cm->rollingImpulse[0] = prev ? prev->rollingImpulse[0] : 0;
         cm->rollingImpulse[1] = prev ? prev->rollingImpulse[1] : 0;
         cm->twistImpulse = prev ? prev->twistImpulse : 0;
+        // the manifold's friction goes on where its key does (its points may come and go)
+        cm->friction[0] = cm->friction[1] = cm->friction[2] = 0;
+        cm->totalFriction[0] = cm->totalFriction[1] = cm->totalFriction[2] = 0;
+        if (prev) {
+            fcContacts_TurnFriction(prev->friction, prev->tangent, cm->tangent, cm->friction);
+            cm->friction[2] = prev->friction[2];
+        }
         bool used[FC_MAX_MANIFOLD_POINTS] = {false};
         int from[FC_MAX_MANIFOLD_POINTS];
         for (int i = 0; i < f->pointCount; ++i) {
@@ -485,7 +491,6 @@ static void fcContacts_Update(const fcWorld* world, fcContact* c, fcContactKept*
             fcContactPoint* p = cm->points + i;
             int o = from[i];
             p->normalImpulse = prev->points[o].normalImpulse;
-            fcContacts_TurnFriction(prev->points[o].tangentImpulse, prev->tangent, cm->tangent, p->tangentImpulse);
             p->lastNormalImpulse = prev->points[o].totalNormalImpulse;
             p->wasSlipping = prev->points[o].slipping;
         }
@@ -578,8 +583,8 @@ static bool fcContacts_Keep(const fcWorld* world, fcContact* c, fcContactKept* k
         fcVec3 last[2] = {cm->tangent[0], cm->tangent[1]};
         cm->normal = n;
         fcContacts_Tangents(ba, bb, pc, n, cm->tangent);
-        for (int i = 0; i < cm->pointCount; ++i)
-            fcContacts_TurnFriction(cm->points[i].tangentImpulse, last, cm->tangent, cm->points[i].tangentImpulse);
+        fcContacts_TurnFriction(cm->friction, last, cm->tangent, cm->friction);
+        cm->totalFriction[0] = cm->totalFriction[1] = cm->totalFriction[2] = 0;
     }
     fcContacts_SetTouching(world, c, touching);
     return true;
@@ -792,16 +797,18 @@ void fcContacts_RescaleImpulses(fcWorld* world, fcReal ratio)
             cm->rollingImpulse[0] *= ratio;
             cm->rollingImpulse[1] *= ratio;
             cm->twistImpulse *= ratio;
+            for (int k = 0; k < 3; ++k) {
+                cm->friction[k] *= ratio;
+                cm->totalFriction[k] *= ratio;
+            }
             for (int i = 0; i < cm->pointCount; ++i) {
                 fcContactPoint* p = cm->points + i;
                 p->normalImpulse *= ratio;
                 p->totalNormalImpulse *= ratio;
                 p->lastNormalImpulse *= ratio;
                 p->trialImpulse *= ratio;
-                for (int t = 0; t < 2; ++t) {
-                    p->tangentImpulse[t] *= ratio;
-                    p->totalTangentImpulse[t] *= ratio;
-                }
+                p->totalTangentImpulse[0] *= ratio;
+                p->totalTangentImpulse[1] *= ratio;
             }
         }
     }
@@ -821,12 +828,15 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c, int* refused)
         if (!keep) {
             c->enabled = false;
             // a switched-off pair carries nothing this step
-            for (int k = 0; k < c->manifoldCount; ++k)
-                for (int i = 0; i < c->manifolds[k].pointCount; ++i) {
-                    fcContactPoint* p = c->manifolds[k].points + i;
+            for (int k = 0; k < c->manifoldCount; ++k) {
+                fcContactManifold* cm = c->manifolds + k;
+                for (int f = 0; f < 3; ++f) cm->friction[f] = cm->totalFriction[f] = 0;
+                for (int i = 0; i < cm->pointCount; ++i) {
+                    fcContactPoint* p = cm->points + i;
                     p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
-                    p->normalImpulse = p->tangentImpulse[0] = p->tangentImpulse[1] = 0;
+                    p->normalImpulse = 0;
                 }
+            }
             break;
         }
         // a value out of range is not taken (the step goes on)

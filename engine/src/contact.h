@@ -40,9 +40,8 @@ typedef struct fcContactPoint {
     fcVec3 rA, rB;            // the same in the world frame at the start of the step
     fcReal separation;        // at the start of the step, m
     fcReal normalImpulse;     // of the (sub)step being solved, N s (warm-started from the last one)
-    fcReal tangentImpulse[2];
     fcReal totalNormalImpulse;  // over the whole step (all substeps): what is reported
-    fcReal totalTangentImpulse[2];
+    fcReal totalTangentImpulse[2];  // the point's share of its manifold's friction over the step (reported)
     fcReal lastNormalImpulse; // the last step's, for release dating
     fcReal trialImpulse;      // the unclamped normal impulse of the last sweep (negative: it wanted to pull)
     uint32_t id;
@@ -55,6 +54,9 @@ typedef struct fcContactManifold {
     int pointCount;
     uint32_t key;
     fcContactPoint points[FC_MAX_MANIFOLD_POINTS];
+    // Coulomb friction of the whole manifold, at its points' centre (a patch): along tangent[0], tangent[1] (N s)
+    // and about the normal (N m s); of the (sub)step being solved (warm-started from the last one) and over the step
+    fcReal friction[3], totalFriction[3];
     fcReal rollingImpulse[2], twistImpulse;
     fcReal letGo;             // this step: when its load fell to zero for good, in substeps from the step's start; -1: it did not
 } fcContactManifold;
@@ -98,9 +100,9 @@ typedef struct fcContactKept {
 
 // The velocity solve works on compact copies: the velocities of the moving bodies (solver bodies), and the
 // manifolds in blocks of four lanes, a lane a manifold, no dynamic body in two lanes of a block nor in two
-// blocks of one colour, so that a block's rows are solved four at a time (simd.h). Per point and row the
-// block holds the angular Jacobians and their images under the inverse inertia, so that a row update is a few
-// multiply-adds on contiguous memory.
+// blocks of one colour, so that a block's rows are solved four at a time (simd.h). Per row (a point's normal, a
+// manifold's three of friction) the block holds the angular Jacobians and their images under the inverse inertia,
+// so that a row update is a few multiply-adds on contiguous memory.
 typedef struct fcSolverBody {
     fcVec3 v, w;
     fcReal pad[2];  // two rows of four reals, gathered by transposes
@@ -117,13 +119,15 @@ typedef struct fcContactRow4 {
 } fcContactRow4;
 
 typedef struct fcContactPoint4 {
-    fcContactRow4 n, t[2];
+    fcContactRow4 n;
     fcReal localA[3][FC_LANES], localB[3][FC_LANES];  // the anchors in the bodies' frames
     fcReal separation[FC_LANES];                      // at the collide stage
     fcReal bounced[FC_LANES], bounceTarget[FC_LANES];  // of the substep: 1: bounced; the separation it takes the point to
     fcReal bias[FC_LANES];
-    fcReal normalImpulse[FC_LANES], tangentImpulse[2][FC_LANES], trialImpulse[FC_LANES];
-    fcReal totalNormalImpulse[FC_LANES], totalTangentImpulse[2][FC_LANES];  // over the step's substeps
+    fcReal weight[FC_LANES];   // its share of where its manifold's friction acts (fcContacts_PatchArm; 0 past a lane's points)
+    fcReal deepest[FC_LANES];  // 1: the manifold's deepest point, whose level along n the friction takes
+    fcReal normalImpulse[FC_LANES], trialImpulse[FC_LANES];
+    fcReal totalNormalImpulse[FC_LANES];  // over the step's substeps
 } fcContactPoint4;
 
 // rolling and spinning resistance: angular rows about t1, t2, n bounded by an arm times the manifold's lambda_n
@@ -182,6 +186,16 @@ typedef struct fcContactBlock {
     // the chord of a turn (above): the substep's tangential velocities the friction rows ask for (zero on the ground)
     fcReal frictionTarget[2][FC_LANES];
     int endEvents[FC_LANES];  // after the step, per lane: the fcContacts_EndStep events to report (FC_END_* bits)
+    // Friction by manifold (a patch, docs/physics.md 4d): rows along t1 and t2 at the centre of the lane's points and
+    // one about n (the twist), solved together by the inverse of their 3 x 3 J M^-1 J^T (its lower triangle by rows:
+    // 00, 10, 11, 20, 21, 22; zero past a lane's rows), within the ellipsoid |lambda_t|^2 + (tau / r)^2 <= (mu
+    // lambda_n)^2 of the lane's summed lambda_n, r the points' mean distance from their centre (invArm: 1 / r, 0
+    // for one point, which takes no twist)
+    fcContactRow4 patch[3];
+    fcReal patchInverse[6][FC_LANES];
+    fcReal patchMetric[3][FC_LANES];  // 1 / the diagonal of J M^-1 J^T in (lambda_t, tau / r) (1 where it is zero)
+    fcReal arm[FC_LANES], invArm[FC_LANES];
+    fcReal patchImpulse[3][FC_LANES], patchTotal[3][FC_LANES];  // its impulses: of the substep, over the step
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 

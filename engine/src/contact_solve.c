@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The contact problem at velocity level: per manifold point a normal row 0 <= lambda_n _|_ (J v - bias) >= 0
-// (bias lets a speculative point close its gap within the step, or asks for the bounce of restitution) and
-// two friction rows |lambda_t| <= mu lambda_n, swept by projected Gauss-Seidel with warm starting. The joints'
+// (bias lets a speculative point close its gap within the step, or asks for the bounce of restitution), and per
+// manifold three friction rows (two at its points' centre, one about n) within the ellipsoid |lambda_t|^2 + (tau /
+// r)^2 <= (mu sum lambda_n)^2, swept by projected Gauss-Seidel with warm starting. The joints'
 // rows are solved exactly between the sweeps (solve.c). Then a position-level pass pushes overlaps deeper
 // than the slop back out, moving positions only, so that no velocity (no energy) comes from it and lambda
 // stays the physical impulse.
@@ -38,8 +39,8 @@ void fcContacts_BeginStep(fcWorld* world)
             for (int i = 0; i < set->blocks[bi].points; ++i) {
                 fcContactPoint4* sp = set->blocks[bi].point + i;
                 memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
-                memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
             }
+            memset(set->blocks[bi].patchTotal, 0, sizeof set->blocks[bi].patchTotal);
             for (int l = 0; l < FC_LANES; ++l) fcContacts_ResetRelease(set->blocks + bi, l);
         }
     world->stats.maxPenetration = 0;
@@ -1108,6 +1109,103 @@ static void fcContacts_Structure(fcWorld* world)
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Friction by manifold (a patch, contact.h and docs/physics.md 4d): two rows at the centre of the points and the twist
+// ---------------------------------------------------------------------------------------------------------------------
+
+// Where a manifold's friction acts: across the normal at the mean of its touching points (those within the slop;
+// all where none is), along it at its deepest point's level, as arms from the two bodies' centres at the collide
+// stage; and the touching points' mean distance from it across the normal, r: for a turn about that centre their
+// own friction under equal loads would reach mu sum lambda_n r, the twist's bound (0 for one point). The plain mean
+// stood 1.4 mm above a rolling cylinder's line of contact (two of its four side points lay higher) and turned it as a
+// smaller wheel: at 16 m/s down 40 deg it took 40 % more friction than m g sin / 3. Weighed by the last solve's
+// loads, the centre followed which points the narrowphase matched to old ones (a box sliding over the seams of a
+// tiled floor turned at 0.2 rad/s); taken at the deepest points alone, a box on a turning table lost its twist when
+// one corner was the deepest by a tenth of the slop, and slipped.
+static fcReal fcContacts_PatchArm(const fcContactManifold* m, fcReal slop, fcReal* weight, int* deepestPoint, fcVec3* centreA, fcVec3* centreB)
+{
+    int count = m->pointCount, touching = 0, deepest = 0;
+    for (int i = 0; i < count; ++i) {
+        touching += m->points[i].separation < slop;
+        if (m->points[i].separation < m->points[deepest].separation) deepest = i;
+    }
+    fcVec3 ca = fcV3(0, 0, 0), cb = ca, n = m->normal;
+    for (int i = 0; i < count; ++i) {
+        weight[i] = touching == 0 || m->points[i].separation < slop ? (fcReal)1 / (touching > 0 ? touching : count) : 0;
+        ca = fcVec3_MulAdd(ca, weight[i], m->points[i].rA), cb = fcVec3_MulAdd(cb, weight[i], m->points[i].rB);
+    }
+    if (count > 0) {
+        ca = fcVec3_MulAdd(ca, fcVec3_Dot(n, fcVec3_Sub(m->points[deepest].rA, ca)), n);
+        cb = fcVec3_MulAdd(cb, fcVec3_Dot(n, fcVec3_Sub(m->points[deepest].rB, cb)), n);
+    }
+    *centreA = ca;
+    *centreB = cb;
+    *deepestPoint = deepest;
+    fcReal arm = 0;
+    for (int i = 0; count > 1 && i < count; ++i) {
+        fcVec3 d = fcVec3_Sub(m->points[i].rA, ca);
+        arm += weight[i] * fcVec3_Length(fcVec3_MulAdd(d, -fcVec3_Dot(d, n), n));
+    }
+    return arm;
+}
+
+// the patch's two tangent rows at its centre (fcContacts_PatchArm) from its points' arms at this substep's poses
+// (rA, rB: per point; dirs: n, t1, t2)
+FC_V4_INLINE void fcContacts_PatchArms(fcContactBlock* blk, const fcVec3x4* ra, const fcVec3x4* rb, const fcVec3x4* dirs)
+{
+    fcV4 zero = fcV4_Splat(0);
+    fcVec3x4 rA = {zero, zero, zero}, rB = rA, deepA = rA, deepB = rA;
+    for (int i = 0; i < blk->points; ++i) {
+        fcV4 weight = fcV4_Load(blk->point[i].weight), deepest = fcV4_Load(blk->point[i].deepest);
+        rA = fcVec3x4_Add(rA, fcVec3x4_Scale(weight, ra[i])), rB = fcVec3x4_Add(rB, fcVec3x4_Scale(weight, rb[i]));
+        deepA = fcVec3x4_Add(deepA, fcVec3x4_Scale(deepest, ra[i])), deepB = fcVec3x4_Add(deepB, fcVec3x4_Scale(deepest, rb[i]));
+    }
+    rA = fcVec3x4_Add(rA, fcVec3x4_Scale(fcVec3x4_Dot(dirs[0], fcVec3x4_Sub(deepA, rA)), dirs[0]));
+    rB = fcVec3x4_Add(rB, fcVec3x4_Scale(fcVec3x4_Dot(dirs[0], fcVec3x4_Sub(deepB, rB)), dirs[0]));
+    for (int k = 0; k < 2; ++k) {
+        fcVec3x4_Store(blk->patch[k].angA[0], fcVec3x4_Cross(rA, dirs[1 + k]));
+        fcVec3x4_Store(blk->patch[k].angB[0], fcVec3x4_Cross(rB, dirs[1 + k]));
+    }
+}
+
+// The patch's rows' I^-1 (r x d) and the inverse of their 3 x 3 J M^-1 J^T (the tangents' linear parts are
+// orthogonal: m_a + m_b on the diagonal; the twist has none), by cofactors. A lane without points inverts zeros:
+// zero; a lane without twist (invArm 0) inverts the tangents' 2 x 2 alone and leaves the twist's entries zero.
+FC_V4_INLINE void fcContacts_PreparePatch(fcContactBlock* blk, const fcSide4* a, const fcSide4* b, fcV4 massA, fcV4 massB)
+{
+    fcVec3x4 angA[3], angB[3], iangA[3], iangB[3];
+    for (int k = 0; k < 3; ++k) {
+        fcContactRow4* row = blk->patch + k;
+        angA[k] = fcVec3x4_Load(row->angA[0]), angB[k] = fcVec3x4_Load(row->angB[0]);
+        iangA[k] = fcVec3x4_MulM(a->invInertia, angA[k]), iangB[k] = fcVec3x4_MulM(b->invInertia, angB[k]);
+        fcVec3x4_Store(row->iangA[0], iangA[k]);
+        fcVec3x4_Store(row->iangB[0], iangB[k]);
+    }
+    fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), mass = fcV4_Add(massA, massB);
+    fcV4 twist = fcV4_Greater(fcV4_Load(blk->invArm), zero, one, zero);
+    fcV4 k[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j <= i; ++j) {
+            k[i][j] = fcV4_Add(fcVec3x4_Dot(angA[i], iangA[j]), fcVec3x4_Dot(angB[i], iangB[j]));
+            if (i == j && i < 2) k[i][j] = fcV4_Add(mass, k[i][j]);
+        }
+    k[2][0] = fcV4_Mul(twist, k[2][0]), k[2][1] = fcV4_Mul(twist, k[2][1]);
+    k[2][2] = fcV4_Greater(twist, zero, k[2][2], one);
+    fcV4 c00 = fcV4_Sub(fcV4_Mul(k[1][1], k[2][2]), fcV4_Mul(k[2][1], k[2][1]));
+    fcV4 c10 = fcV4_Sub(fcV4_Mul(k[2][1], k[2][0]), fcV4_Mul(k[1][0], k[2][2]));
+    fcV4 c20 = fcV4_Sub(fcV4_Mul(k[1][0], k[2][1]), fcV4_Mul(k[1][1], k[2][0]));
+    fcV4 c11 = fcV4_Sub(fcV4_Mul(k[0][0], k[2][2]), fcV4_Mul(k[2][0], k[2][0]));
+    fcV4 c21 = fcV4_Sub(fcV4_Mul(k[1][0], k[2][0]), fcV4_Mul(k[0][0], k[2][1]));
+    fcV4 c22 = fcV4_Sub(fcV4_Mul(k[0][0], k[1][1]), fcV4_Mul(k[1][0], k[1][0]));
+    fcV4 det = fcV4_Add(fcV4_Add(fcV4_Mul(k[0][0], c00), fcV4_Mul(k[1][0], c10)), fcV4_Mul(k[2][0], c20));
+    fcV4 inv = fcV4_Greater(det, zero, fcV4_Div(one, fcV4_Greater(det, zero, det, one)), zero);
+    fcV4 entries[6] = {c00, c10, c11, fcV4_Mul(twist, c20), fcV4_Mul(twist, c21), fcV4_Mul(twist, c22)};
+    for (int e = 0; e < 6; ++e) fcV4_Store(blk->patchInverse[e], fcV4_Mul(inv, entries[e]));
+    fcV4 arm = fcV4_Load(blk->arm);
+    fcV4 metric[3] = {k[0][0], k[1][1], fcV4_Mul(fcV4_Mul(twist, k[2][2]), fcV4_Mul(arm, arm))};
+    for (int i = 0; i < 3; ++i) fcV4_Store(blk->patchMetric[i], fcV4_Greater(metric[i], zero, fcV4_Div(one, fcV4_Greater(metric[i], zero, metric[i], one)), one));
+}
+
 // Every step, in chunks of blocks: each lane's numbers from its manifold: directions, friction, anchors, the rows'
 // lever-arm parts r x d (four lanes at a time), the impulses that warm-start it, the totals from zero, the
 // release dating, round surfaces and rolling resistance. The lever arms are the collide stage's; the ground's blocks
@@ -1137,6 +1235,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
         blk->rowsPrepared = false;
         memset(blk->frictionTarget, 0, sizeof blk->frictionTarget);  // the ground's stay zero (fcContacts_ChordTargets)
         fcVec3x4 dirs[3] = {fcVec3x4_Load(blk->normal[0]), fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0])};
+        fcVec3x4 arms[2][FC_MAX_MANIFOLD_POINTS];  // the points' r_a, r_b
         for (int i = 0; i < points; ++i) {
             fcContactPoint4* sp = blk->point + i;
             fcReal rA[3][FC_LANES], rB[3][FC_LANES];
@@ -1149,20 +1248,34 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
                 fcContacts_PutVec3(sp->localB[0], l, p ? p->localB : zero);
                 sp->separation[l] = p ? p->separation : 0;
                 sp->normalImpulse[l] = p ? p->normalImpulse : 0;
-                sp->tangentImpulse[0][l] = p ? p->tangentImpulse[0] : 0;
-                sp->tangentImpulse[1][l] = p ? p->tangentImpulse[1] : 0;
                 sp->trialImpulse[l] = p ? p->trialImpulse : 0;
             }
             memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
-            memset(sp->totalTangentImpulse, 0, sizeof sp->totalTangentImpulse);
-            if (!blk->still) continue;  // its arms follow the bodies from the first substep on
             fcVec3x4 ra = fcVec3x4_Load(rA[0]), rb = fcVec3x4_Load(rB[0]);
-            fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-            for (int k = 0; k < 3; ++k) {
-                fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(ra, dirs[k]));
-                fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Cross(rb, dirs[k]));
-            }
+            arms[0][i] = ra, arms[1][i] = rb;
+            if (!blk->still) continue;  // its arms follow the bodies from the first substep on
+            fcVec3x4_Store(sp->n.angA[0], fcVec3x4_Cross(ra, dirs[0]));
+            fcVec3x4_Store(sp->n.angB[0], fcVec3x4_Cross(rb, dirs[0]));
         }
+        // the patch: its impulses, its arm, its points' weights, and on the ground its rows' lever arms
+        for (int l = 0; l < FC_LANES; ++l) {
+            const fcContactManifold* m = blk->manifold[l];
+            fcVec3 ca, cb;
+            fcReal weight[FC_MAX_MANIFOLD_POINTS];
+            int deepest = -1;
+            fcReal arm = m ? fcContacts_PatchArm(m, world->def.contactSlop, weight, &deepest, &ca, &cb) : 0;
+            for (int i = 0; i < points; ++i) {
+                blk->point[i].weight[l] = m && i < m->pointCount ? weight[i] : 0;
+                blk->point[i].deepest[l] = i == deepest;
+            }
+            blk->arm[l] = arm;
+            blk->invArm[l] = arm > 0 ? 1 / arm : 0;
+            for (int k = 0; k < 3; ++k) blk->patchImpulse[k][l] = m && (k < 2 || arm > 0) ? m->friction[k] : 0;
+        }
+        memset(blk->patchTotal, 0, sizeof blk->patchTotal);
+        fcVec3x4_Store(blk->patch[2].angA[0], dirs[0]);  // the twist: J = [0, -n, 0, n]
+        fcVec3x4_Store(blk->patch[2].angB[0], dirs[0]);
+        if (blk->still) fcContacts_PatchArms(blk, arms[0], arms[1], dirs);
         fcContactCurve4* cv = blk->curve >= 0 ? set->curves + blk->curve : NULL;
         fcContactSpin4* spin = blk->spin >= 0 ? set->spins + blk->spin : NULL;
         for (int l = 0; l < FC_LANES; ++l) {
@@ -1326,7 +1439,7 @@ FC_V4_INLINE void fcContacts_ChordTargets(fcContactBlock* blk, const fcBody4* va
         fcV4_Store(lanes, share);
         fcV4_Store(a, ia);
         fcV4_Store(b, ib);
-        const fcContactRow4* t = &blk->point[0].t[0];
+        const fcContactRow4* t = &blk->patch[0];
         for (int l = 0; l < FC_LANES; ++l) {
             int kind = cv->kind[l];
             face[l] = kind == fc_curveFaceA ? 1 : kind == fc_curveFaceB ? 0 : lanes[l];  // 1: a's face, 0: b's
@@ -1391,8 +1504,10 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
         fcV4 sum = fcV4_Add(massA, massB), wa2 = fcVec3x4_Dot(va.w, va.w), wb2 = fcVec3x4_Dot(vb.w, vb.w), turns = fcV4_Add(wa2, wb2);
         fcV4 shareA = fcV4_Greater(sum, zero, fcV4_Div(massA, fcV4_Greater(sum, zero, sum, one)), fcV4_Splat(0.5));
         shareA = fcV4_Greater(turns, zero, fcV4_Div(wb2, fcV4_Greater(turns, zero, turns, one)), shareA);
+        fcVec3x4 arms[2][FC_MAX_MANIFOLD_POINTS];  // the points' following arms (on the ground: none, zero)
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
+            arms[0][i] = arms[1][i] = (fcVec3x4){zero, zero, zero};
             fcVec3x4 ra = fcVec3x4_Rotate(a.orientation, fcVec3x4_Load(sp->localA[0]));
             fcVec3x4 rb = fcVec3x4_Rotate(b.orientation, fcVec3x4_Load(sp->localB[0]));
             fcVec3x4 gap = fcVec3x4_Sub(fcVec3x4_Add(xb, rb), fcVec3x4_Add(xa, ra));
@@ -1403,12 +1518,11 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             fcV4 valid = fcV4_Greater(fcV4_Load(blk->lanePoints), fcV4_Splat((fcReal)i), one, zero);
             fcVec3x4 rB = fcVec3x4_Sub(rb, fcVec3x4_Scale(shareA, gap)), rA = fcVec3x4_Add(rB, fcVec3x4_Sub(xb, xa));
             rA = fcVec3x4_Scale(valid, rA), rB = fcVec3x4_Scale(valid, rB);
-            fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-            for (int k = 0; k < 3; ++k) {
-                fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Cross(rA, dirs[k]));
-                fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Cross(rB, dirs[k]));
-            }
+            fcVec3x4_Store(sp->n.angA[0], fcVec3x4_Cross(rA, n));
+            fcVec3x4_Store(sp->n.angB[0], fcVec3x4_Cross(rB, n));
+            arms[0][i] = rA, arms[1][i] = rB;
         }
+        if (follow) fcContacts_PatchArms(blk, arms[0], arms[1], dirs);
         // round surfaces: normal, tangents and lever arms at this substep's poses
         fcCurveNow now;
         if (blk->curve >= 0) {
@@ -1418,12 +1532,20 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
             for (int i = 0; i < blk->points; ++i) {
                 fcContactPoint4* sp = blk->point + i;
                 fcVec3x4 rA = fcVec3x4_Load(now.rA[i][0]), rB = fcVec3x4_Load(now.rB[i][0]);
-                fcContactRow4* rows[3] = {&sp->n, &sp->t[0], &sp->t[1]};
-                for (int k = 0; k < 3; ++k) {
-                    fcVec3x4_Store(rows[k]->angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, turned[k]), fcVec3x4_Load(rows[k]->angA[0])));
-                    fcVec3x4_Store(rows[k]->angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, turned[k]), fcVec3x4_Load(rows[k]->angB[0])));
-                }
+                fcVec3x4_Store(sp->n.angA[0], fcVec3x4_Select(on, fcVec3x4_Cross(rA, turned[0]), fcVec3x4_Load(sp->n.angA[0])));
+                fcVec3x4_Store(sp->n.angB[0], fcVec3x4_Select(on, fcVec3x4_Cross(rB, turned[0]), fcVec3x4_Load(sp->n.angB[0])));
                 separation[i] = fcV4_Greater(on, zero, fcV4_Load(now.separation[i]), separation[i]);
+                arms[0][i] = fcVec3x4_Select(on, rA, arms[0][i]), arms[1][i] = fcVec3x4_Select(on, rB, arms[1][i]);
+            }
+            // the patch at the turned directions (the lanes that do not curve: as they were)
+            fcContactRow4 kept[3] = {blk->patch[0], blk->patch[1], blk->patch[2]};
+            fcContacts_PatchArms(blk, arms[0], arms[1], turned);
+            fcVec3x4_Store(blk->patch[2].angA[0], turned[0]);
+            fcVec3x4_Store(blk->patch[2].angB[0], turned[0]);
+            for (int k = 0; k < 3; ++k) {
+                fcContactRow4* row = blk->patch + k;
+                fcVec3x4_Store(row->angA[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angA[0]), fcVec3x4_Load(kept[k].angA[0])));
+                fcVec3x4_Store(row->angB[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angB[0]), fcVec3x4_Load(kept[k].angB[0])));
             }
             n = turned[0];
         }
@@ -1436,9 +1558,8 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 fcContactPoint4* sp = blk->point + i;
                 fcV4 valid = fcV4_Sub(lanePoints, fcV4_Splat((fcReal)i));  // > 0: lane l has point i
                 fcRow4_Prepare(&sp->n, &a, &b, massA, massB, valid);
-                fcRow4_Prepare(&sp->t[0], &a, &b, massA, massB, valid);
-                fcRow4_Prepare(&sp->t[1], &a, &b, massA, massB, valid);
             }
+            fcContacts_PreparePatch(blk, &a, &b, massA, massB);
             if (spin) {
                 fcVec3x4 axes[3] = {fcVec3x4_Load(blk->tangent[0][0]), fcVec3x4_Load(blk->tangent[1][0]), n};
                 for (int k = 0; k < 3; ++k) {
@@ -1542,9 +1663,10 @@ FC_V4_INLINE void fcContacts_WarmStartBlock(const fcContactBlock* blk, const fcC
     for (int i = 0; i < blk->points; ++i) {
         const fcContactPoint4* sp = blk->point + i;
         fcRow4_Apply(&sp->n, &n, massA, massB, &a, &b, fcV4_Load(sp->normalImpulse), false);
-        fcRow4_Apply(&sp->t[0], &t[0], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[0]), false);
-        fcRow4_Apply(&sp->t[1], &t[1], massA, massB, &a, &b, fcV4_Load(sp->tangentImpulse[1]), false);
     }
+    fcRow4_Apply(&blk->patch[0], &t[0], massA, massB, &a, &b, fcV4_Load(blk->patchImpulse[0]), false);
+    fcRow4_Apply(&blk->patch[1], &t[1], massA, massB, &a, &b, fcV4_Load(blk->patchImpulse[1]), false);
+    fcRow4_ApplyTurn(&blk->patch[2], &a, &b, fcV4_Load(blk->patchImpulse[2]), false);
     if (spin)
         for (int d = 0; d < 3; ++d) {
             fcV4 imp = fcV4_Load(spin->impulse[d]);
@@ -1671,7 +1793,7 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
     fcWorld* world = task->world;
     fcContactSet* set = &world->contacts;
     fcV4 zero = fcV4_Splat(0), one = fcV4_Splat(1), worst = zero, excess = fcV4_Splat(-1), heaviest = zero;
-    fcV4 widen = fcV4_Splat(world->def.frictionCone ? 1 : FC_SQRT(2));  // the pyramid's corner
+    bool cone = world->def.frictionCone;
     fcV4 substep = fcV4_Splat(set->substep), half = fcV4_Splat(0.5), none = fcV4_Splat(-1);
     for (int bi = task->first + begin; bi < task->first + end; ++bi) {
         fcContactBlock* blk = set->blocks + bi;
@@ -1681,26 +1803,36 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
         fcVec3x4 n = fcVec3x4_Load(blk->normal[0]);
         fcV4 friction = fcV4_Load(blk->friction);
         fcV4 load = zero, wish = zero;  // the manifold's sum of lambda_n and of the unclamped trials
+        fcV4 pointTotal = zero;  // the largest sum of a point's total lambda_n
         for (int i = 0; i < blk->points; ++i) {
             fcContactPoint4* sp = blk->point + i;
-            fcV4 lambda = fcV4_Load(sp->normalImpulse), t0 = fcV4_Load(sp->tangentImpulse[0]), t1 = fcV4_Load(sp->tangentImpulse[1]);
+            fcV4 lambda = fcV4_Load(sp->normalImpulse);
             load = fcV4_Add(load, lambda);
             wish = fcV4_Add(wish, fcV4_Load(sp->trialImpulse));
             fcV4 totalN = fcV4_Add(fcV4_Load(sp->totalNormalImpulse), lambda);
-            fcV4 totalT0 = fcV4_Add(fcV4_Load(sp->totalTangentImpulse[0]), t0), totalT1 = fcV4_Add(fcV4_Load(sp->totalTangentImpulse[1]), t1);
             fcV4_Store(sp->totalNormalImpulse, totalN);
-            fcV4_Store(sp->totalTangentImpulse[0], totalT0);
-            fcV4_Store(sp->totalTangentImpulse[1], totalT1);
-            heaviest = fcV4_Max(heaviest, fcV4_Add(totalN, fcV4_Add(fcV4_Abs(totalT0), fcV4_Abs(totalT1))));
+            pointTotal = fcV4_Max(pointTotal, totalN);
             fcV4 mass = fcV4_Load(sp->n.mass);  // 0: an empty lane or point
             fcV4 gap = fcV4_Sub(fcRow4_Velocity(&sp->n, &n, &a, &b, false), fcV4_Load(sp->bias));
             fcV4 k = fcV4_Greater(mass, zero, fcV4_Div(one, fcV4_Greater(mass, zero, mass, one)), zero);
             fcV4 r = fcV4_Abs(fcV4_Min(fcV4_Mul(lambda, k), gap));
             worst = fcV4_Max(worst, fcV4_Greater(mass, zero, r, zero));
-            fcV4 t = fcV4_Sqrt(fcV4_Add(fcV4_Mul(t0, t0), fcV4_Mul(t1, t1)));
-            fcV4 over = fcV4_Sub(t, fcV4_Mul(fcV4_Mul(friction, lambda), widen));
-            excess = fcV4_Max(excess, fcV4_Greater(mass, zero, over, excess));
         }
+        // the patch: its totals, and how far its friction lies outside its bound (the cone's ellipsoid, or the
+        // pyramid's box, in units of the tangents' impulses: the twist over the arm)
+        fcV4 invArm = fcV4_Load(blk->invArm), patch[3], total[3];
+        for (int f = 0; f < 3; ++f) {
+            patch[f] = fcV4_Load(blk->patchImpulse[f]);
+            total[f] = fcV4_Add(fcV4_Load(blk->patchTotal[f]), patch[f]);
+            fcV4_Store(blk->patchTotal[f], total[f]);
+        }
+        heaviest = fcV4_Max(heaviest, fcV4_Add(pointTotal, fcV4_Add(fcV4_Add(fcV4_Abs(total[0]), fcV4_Abs(total[1])),
+                                                                     fcV4_Abs(fcV4_Mul(invArm, total[2])))));
+        fcV4 tw = fcV4_Mul(invArm, patch[2]), over;
+        if (cone) over = fcV4_Sqrt(fcV4_Add(fcV4_Add(fcV4_Mul(patch[0], patch[0]), fcV4_Mul(patch[1], patch[1])), fcV4_Mul(tw, tw)));
+        else over = fcV4_Max(fcV4_Max(fcV4_Abs(patch[0]), fcV4_Abs(patch[1])), fcV4_Abs(tw));
+        over = fcV4_Sub(over, fcV4_Mul(friction, load));
+        excess = fcV4_Max(excess, fcV4_Greater(fcV4_Load(blk->lanePoints), zero, over, excess));
         // Release dating: a substep with load remembers it; the first unloaded substep after one whose trial
         // wants to pull dates the release where lambda_n, taken at the substeps' middles, crosses zero linearly
         fcV4 lastLoad = fcV4_Load(blk->load), lastSub = fcV4_Load(blk->loadSubstep), letGo = fcV4_Load(blk->letGo);
@@ -1738,19 +1870,21 @@ enum { FC_END_SLIP = 1, FC_END_STICK = 2, FC_END_RELEASE = 4, FC_END_BEGIN = 8 }
 // contact's is not, and the speed was most of this work). Loaded since the last step began, none at the end of
 // this one, and wanting to pull: it let go. Loaded in a pair that did not touch at the step's start (a fast bounce
 // never starts a step within the slop of its surface): its shapes touched in the step, a begin.
-static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m)
+static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m, fcReal invArm)
 {
     bool loaded = false;
     const fcBody* a = world->bodies + c->bodyA;
     const fcBody* b = world->bodies + c->bodyB;
     const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
     bool cone = world->def.frictionCone, slipNow = false, slipBefore = false;
+    fcReal load = 0;
+    for (int i = 0; i < m->pointCount; ++i) load += m->points[i].totalNormalImpulse;
+    fcReal bound = c->friction * load * nearly;
+    fcReal t0 = m->totalFriction[0], t1 = m->totalFriction[1], tw = invArm * m->totalFriction[2];
+    bool atBound = cone ? t0 * t0 + t1 * t1 + tw * tw >= bound * bound : fmax(fmax(FC_FABS(t0), FC_FABS(t1)), FC_FABS(tw)) >= bound;
     for (int i = 0; i < m->pointCount; ++i) {
         fcContactPoint* p = m->points + i;
-        fcReal bound = c->friction * p->totalNormalImpulse * nearly;
-        fcReal t0 = p->totalTangentImpulse[0], t1 = p->totalTangentImpulse[1];
-        bool atBound = cone ? t0 * t0 + t1 * t1 >= bound * bound : fmax(FC_FABS(t0), FC_FABS(t1)) >= bound;
-        p->slipping = c->friction > 0 && p->totalNormalImpulse > 0 && atBound;
+        p->slipping = c->friction > 0 && load > 0 && atBound;
         if (p->slipping) {
             fcVec3 dv = fcVec3_Sub(fcBody_PointVelocity(b, p->rB), fcBody_PointVelocity(a, p->rA));
             fcReal vn = fcVec3_Dot(dv, m->normal);
@@ -1764,6 +1898,35 @@ static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcCont
     int events = slipNow != slipBefore ? (slipNow ? FC_END_SLIP : FC_END_STICK) : 0;
     if (loaded && !c->touching) events |= FC_END_BEGIN;
     return events | (m->pointCount > 0 && m->letGo >= 0 ? FC_END_RELEASE : 0);
+}
+
+// A manifold's friction over the step shared among its points for the API: the force F at the centre c as the
+// points carry the load (N_i / N of it; equal shares where none), and forces k (n x d_i) across their offsets d_i
+// from c in the plane, with k such that the shares' moment about n at c is the patch's twist tau. So the points'
+// forces add up to F and turn the bodies about n as F and tau did (their moment across the plane differs only by
+// the points' heights along n, within the slop).
+static void fcContacts_ShareFriction(fcContactManifold* m)
+{
+    int count = m->pointCount;
+    fcVec3 n = m->normal, force = fcVec3_Add(fcVec3_Scale(m->totalFriction[0], m->tangent[0]), fcVec3_Scale(m->totalFriction[1], m->tangent[1]));
+    fcVec3 centre = fcV3(0, 0, 0), d[FC_MAX_MANIFOLD_POINTS];
+    fcReal load = 0, share[FC_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < count; ++i) centre = fcVec3_Add(centre, m->points[i].rA), load += m->points[i].totalNormalImpulse;
+    centre = fcVec3_Scale((fcReal)1 / (count > 0 ? count : 1), centre);
+    fcReal moment = 0, spread = 0;  // the load shares' moment about n at c; sum |d_i|^2
+    for (int i = 0; i < count; ++i) {
+        fcVec3 r = fcVec3_Sub(m->points[i].rA, centre);
+        d[i] = fcVec3_MulAdd(r, -fcVec3_Dot(r, n), n);
+        share[i] = load > 0 ? m->points[i].totalNormalImpulse / load : (fcReal)1 / count;
+        moment += share[i] * fcVec3_Dot(n, fcVec3_Cross(d[i], force));
+        spread += fcVec3_Dot(d[i], d[i]);
+    }
+    fcReal k = spread > 0 ? (m->totalFriction[2] - moment) / spread : 0;
+    for (int i = 0; i < count; ++i) {
+        fcVec3 f = fcVec3_MulAdd(fcVec3_Scale(share[i], force), k, fcVec3_Cross(n, d[i]));
+        m->points[i].totalTangentImpulse[0] = fcVec3_Dot(f, m->tangent[0]);
+        m->points[i].totalTangentImpulse[1] = fcVec3_Dot(f, m->tangent[1]);
+    }
 }
 
 // the impulses of the blocks back to the points (the API's, and the warm start of the next step), and what each
@@ -1786,19 +1949,20 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
                 fcContactPoint* p = m->points + i;
                 const fcContactPoint4* sp = blk->point + i;
                 p->normalImpulse = sp->normalImpulse[l];
-                p->tangentImpulse[0] = sp->tangentImpulse[0][l];
-                p->tangentImpulse[1] = sp->tangentImpulse[1][l];
                 p->trialImpulse = sp->trialImpulse[l];
                 p->totalNormalImpulse = sp->totalNormalImpulse[l];
-                p->totalTangentImpulse[0] = sp->totalTangentImpulse[0][l];
-                p->totalTangentImpulse[1] = sp->totalTangentImpulse[1][l];
             }
+            for (int f = 0; f < 3; ++f) {
+                m->friction[f] = blk->patchImpulse[f][l];
+                m->totalFriction[f] = blk->patchTotal[f][l];
+            }
+            fcContacts_ShareFriction(m);
             if (spin) {
                 m->rollingImpulse[0] = spin->impulse[0][l];
                 m->rollingImpulse[1] = spin->impulse[1][l];
                 m->twistImpulse = spin->impulse[2][l];
             }
-            blk->endEvents[l] = fcContacts_EndEvents(world, blk->contact[l], m);
+            blk->endEvents[l] = fcContacts_EndEvents(world, blk->contact[l], m, blk->invArm[l]);
         }
     }
 }

@@ -213,37 +213,76 @@ FC_V4_INLINE W_TARGET W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* 
 #else
     (void)spin;  // the caller pairs only blocks without
 #endif
-    W friction = W_LOAD(blk, ->friction);
-    for (int k = 0; k < count; ++k) {
-        for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) sp[g] = blk[g]->point + (reverse ? count - 1 - k : k);
-        W bound = W_(Mul)(friction, W_LOAD(sp, ->normalImpulse));
-        W old[2], next[2];
-        for (int i = 0; i < 2; ++i) {
-            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
-            W vt = W_(Add)(speed[1 + i], W_NAME(fcRow, _Turn)(W_ROWARG(row), &a, &b, still));
-            old[i] = W_LOAD(sp, ->tangentImpulse[i]);
-            next[i] = W_(Sub)(old[i], W_(Mul)(W_LOAD(sp, ->t[i].mass), vt));
-            if (!cone) next[i] = W_(Min)(W_(Max)(next[i], W_(Neg)(bound)), bound);
+    // friction, by manifold: the patch's rows along t1 and t2 at its centre and about n, moved together by the
+    // inverse of their 3 x 3 J M^-1 J^T to where they would stick, then into the ellipsoid |lambda_t|^2 +
+    // (tau / r)^2 <= (mu lambda_n)^2 of the lane's new normal impulses by one scale (the cone: a lane's scale is its
+    // own, the square root taken only where some lane needs it, the select needing no vector of ones), or each
+    // within its own bound (the pyramid)
+    {
+        W bound = W_(Mul)(W_LOAD(blk, ->friction), totalNormal), invArm = W_LOAD(blk, ->invArm);
+        W v[3], old[3], next[3];
+        for (int i = 0; i < 3; ++i) {
+            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &blk[g]->patch[i];
+            W turn = W_NAME(fcRow, _Turn)(W_ROWARG(row), &a, &b, still);
+            v[i] = i < 2 ? W_(Add)(speed[1 + i], turn) : turn;
+            old[i] = W_LOAD(blk, ->patchImpulse[i]);
         }
+        W k00 = W_LOAD(blk, ->patchInverse[0]), k10 = W_LOAD(blk, ->patchInverse[1]), k11 = W_LOAD(blk, ->patchInverse[2]);
+        W k20 = W_LOAD(blk, ->patchInverse[3]), k21 = W_LOAD(blk, ->patchInverse[4]), k22 = W_LOAD(blk, ->patchInverse[5]);
+        next[0] = W_(Sub)(old[0], W_(Add)(W_(Add)(W_(Mul)(k00, v[0]), W_(Mul)(k10, v[1])), W_(Mul)(k20, v[2])));
+        next[1] = W_(Sub)(old[1], W_(Add)(W_(Add)(W_(Mul)(k10, v[0]), W_(Mul)(k11, v[1])), W_(Mul)(k21, v[2])));
+        next[2] = W_(Sub)(old[2], W_(Add)(W_(Add)(W_(Mul)(k20, v[0]), W_(Mul)(k21, v[1])), W_(Mul)(k22, v[2])));
         if (cone) {
-            // (lambda_t1, lambda_t2) onto the disc of radius mu lambda_n: scaled by mu lambda_n / |lambda_t| where
-            // |lambda_t|^2 > (mu lambda_n)^2, left as they are elsewhere (a lane's scale is its own: lanes swept four
-            // or eight at a time give the same bits, and the square root is taken only where some lane needs it; the
-            // other lanes' quotients are not used, and a select needs no vector of ones, which GCC built lane by lane)
-            W square = W_(Add)(W_(Mul)(next[0], next[0]), W_(Mul)(next[1], next[1])), reach = W_(Mul)(bound, bound);
+            W twist = W_(Mul)(next[2], invArm);
+            W square = W_(Add)(W_(Add)(W_(Mul)(next[0], next[0]), W_(Mul)(next[1], next[1])), W_(Mul)(twist, twist));
+            W reach = W_(Mul)(bound, bound);
             if (W_(AnyGreater)(square, reach)) {
-                W scale = W_(Div)(bound, W_(Sqrt)(W_(Max)(square, reach)));
-                next[0] = W_(Greater)(square, reach, W_(Mul)(next[0], scale), next[0]);
-                next[1] = W_(Greater)(square, reach, W_(Mul)(next[1], scale), next[1]);
+                // sliding: the rows' trial taken alone, u* = u - v / d in (lambda_t, tau / r) (d: the diagonal of their J
+                // M^-1 J^T there), onto the ball |u| <= mu lambda_n in the metric of d, the projection of a Gauss-Seidel
+                // step, where the slip is normal to the ellipsoid (maximum dissipation): u_i = u*_i / (1 + s / d_i) for
+                // the s >= 0 that makes |u| = mu lambda_n, by one Newton step on 1 / |u(s)| from s = 0 (that function
+                // is nearly linear: exact where the d_i are equal; a second step moved a sliding plate by 0.1 %), then
+                // scaled onto the bound: as that scaling sets the length, u_i is taken times the three (1 + s / d_j)
+                // (the other two of them: no division) and u* is kept where it lies within the bound
+                W e[3] = {W_LOAD(blk, ->patchMetric[0]), W_LOAD(blk, ->patchMetric[1]), W_LOAD(blk, ->patchMetric[2])};
+                W arm = W_LOAD(blk, ->arm), one = W_(Splat)(1);
+                W u[3] = {W_(Sub)(old[0], W_(Mul)(v[0], e[0])), W_(Sub)(old[1], W_(Mul)(v[1], e[1])),
+                          W_(Sub)(W_(Mul)(old[2], invArm), W_(Mul)(W_(Mul)(arm, v[2]), e[2]))};
+                W length2 = zero, spread = zero;
+                for (int i = 0; i < 3; ++i) {
+                    W u2 = W_(Mul)(u[i], u[i]);
+                    length2 = W_(Add)(length2, u2);
+                    spread = W_(Add)(spread, W_(Mul)(u2, e[i]));
+                }
+                W length = W_(Sqrt)(length2), weight = W_(Mul)(bound, spread);  // zero load: no step, u scaled to 0
+                W shift = W_(Div)(W_(Mul)(length2, W_(Sub)(length, bound)), W_(Greater)(weight, zero, weight, one));
+                shift = W_(Greater)(weight, zero, shift, zero);
+                W g[3] = {W_(Add)(one, W_(Mul)(shift, e[0])), W_(Add)(one, W_(Mul)(shift, e[1])), W_(Add)(one, W_(Mul)(shift, e[2]))};
+                W out[3] = {W_(Mul)(u[0], W_(Mul)(g[1], g[2])), W_(Mul)(u[1], W_(Mul)(g[0], g[2])), W_(Mul)(u[2], W_(Mul)(g[0], g[1]))};
+                W most = W_(Add)(W_(Add)(W_(Mul)(out[0], out[0]), W_(Mul)(out[1], out[1])), W_(Mul)(out[2], out[2]));
+                W scale = W_(Greater)(most, zero, W_(Div)(bound, W_(Sqrt)(W_(Greater)(most, zero, most, one))), zero);
+                W outside = W_(Greater)(length, bound, one, zero);
+                for (int i = 0; i < 3; ++i) out[i] = W_(Greater)(outside, zero, W_(Mul)(out[i], scale), u[i]);
+                out[2] = W_(Mul)(out[2], arm);
+                for (int i = 0; i < 3; ++i) next[i] = W_(Greater)(square, reach, out[i], next[i]);
             }
+        } else {
+            W turning = W_(Mul)(bound, W_LOAD(blk, ->arm));
+            next[0] = W_(Min)(W_(Max)(next[0], W_(Neg)(bound)), bound);
+            next[1] = W_(Min)(W_(Max)(next[1], W_(Neg)(bound)), bound);
+            next[2] = W_(Min)(W_(Max)(next[2], W_(Neg)(turning)), turning);
         }
-        for (int i = 0; i < 2; ++i) {
-            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &sp[g]->t[i];
+        for (int i = 0; i < 3; ++i) {
+            for (int g = 0; g < FC_SWEEP_BLOCKS; ++g) row[g] = &blk[g]->patch[i];
             W delta = W_(Sub)(next[i], old[i]);
-            W_STORE(sp, ->tangentImpulse[i], next[i]);
+            W_STORE(blk, ->patchImpulse[i], next[i]);
             W_NAME(fcRow, _ApplyTurn)(W_ROWARG(row), &a, &b, delta, still);
-            speed[1 + i] = W_(Add)(speed[1 + i], W_(Mul)(mass, delta));
-            sum[1 + i] = W_(Add)(sum[1 + i], delta);
+            if (i < 2) {
+                speed[1 + i] = W_(Add)(speed[1 + i], W_(Mul)(mass, delta));
+                sum[1 + i] = W_(Add)(sum[1 + i], delta);
+            } else {
+                delta = W_(Mul)(delta, invArm);  // N s, as the others
+            }
             largest = W_(Max)(largest, W_(Abs)(delta));
         }
     }

@@ -77,9 +77,11 @@ typedef struct fcWorldDef {
     fcReal restitutionThreshold;    ///< approach speed below which no bounce, m/s, default 1
     fcReal frictionOverride;        ///< >= 0: every pair uses this friction instead of sqrt(mu_a mu_b); default -1
     fcReal restitutionOverride;     ///< >= 0: every pair uses this restitution instead of the larger; default -1
-    bool frictionCone;              ///< Coulomb's cone, |lambda_t| <= mu lambda_n at each point, default true; false: the
-                                    ///< pyramid, each tangent row within mu lambda_n alone (some 7 % faster in a pile, but
-                                    ///< a point's friction reaches sqrt(2) mu lambda_n where it turns as it slides)
+    bool frictionCone;              ///< friction by manifold (a force at its points' centre and a twist tau about n) within
+                                    ///< the ellipsoid |lambda_t|^2 + (tau / r)^2 <= (mu sum lambda_n)^2, r the points' mean
+                                    ///< distance from the centre, default true; false: the pyramid, each of the three within
+                                    ///< its own bound (mu sum lambda_n, and times r for tau): a patch that slides and spins
+                                    ///< then takes up to sqrt(2) mu sum lambda_n and its whole twist at once
     bool continuousCollision;       ///< a body without joints turning fast enough that its shapes' paths bend from straight
                                     ///< lines by more than the slop in a step, and that met a static shape in the step and
                                     ///< went into (twice the slop) or through it, is put back where it first came near it
@@ -541,9 +543,11 @@ typedef struct fcContactPointData {
     fcVec3 point;            ///< world, m: midway between the surfaces
     fcReal separation;       ///< m at the start of the step (negative: overlap)
     fcReal normalImpulse;    ///< lambda_n: N s over the step (>= 0)
-    fcReal tangentImpulse[2];///< friction impulses along tangent[0], tangent[1], N s
+    fcReal tangentImpulse[2];///< friction impulses along tangent[0], tangent[1], N s: the point's share of its manifold's
+                             ///< (by its load, and across its offset from the centre for the twist; the shares add up to
+                             ///< the manifold's friction and its moment about the normal)
     fcReal normalForce;      ///< lambda_n / h, N
-    bool slipping;           ///< the friction is at mu lambda_n
+    bool slipping;           ///< the manifold's friction is at its bound and this point slides
     uint32_t id;             ///< feature id (stable while the same features touch)
 } fcContactPointData;
 
