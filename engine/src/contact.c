@@ -576,7 +576,7 @@ static bool fcContacts_Keep(const fcWorld* world, fcContact* c, fcContactKept* k
             // what fcContacts_Update hands on to a point with the same id, and clears
             p->lastNormalImpulse = p->totalNormalImpulse;
             p->wasSlipping = p->slipping;
-            p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
+            p->totalNormalImpulse = 0;
             p->trialImpulse = 0;
             p->slipping = false;
         }
@@ -807,8 +807,6 @@ void fcContacts_RescaleImpulses(fcWorld* world, fcReal ratio)
                 p->totalNormalImpulse *= ratio;
                 p->lastNormalImpulse *= ratio;
                 p->trialImpulse *= ratio;
-                p->totalTangentImpulse[0] *= ratio;
-                p->totalTangentImpulse[1] *= ratio;
             }
         }
     }
@@ -833,7 +831,7 @@ static void fcContacts_PreSolve(fcWorld* world, fcContact* c, int* refused)
                 for (int f = 0; f < 3; ++f) cm->friction[f] = cm->totalFriction[f] = 0;
                 for (int i = 0; i < cm->pointCount; ++i) {
                     fcContactPoint* p = cm->points + i;
-                    p->totalNormalImpulse = p->totalTangentImpulse[0] = p->totalTangentImpulse[1] = 0;
+                    p->totalNormalImpulse = 0;
                     p->normalImpulse = 0;
                 }
             }
@@ -1338,6 +1336,35 @@ void fcContacts_Collide(fcWorld* world)
 // API
 // ---------------------------------------------------------------------------------------------------------------------
 
+// A manifold's friction over the step shared among its points for the API (when it is asked for): the force F at the centre c as the
+// points carry the load (N_i / N of it; equal shares where none), and forces k (n x d_i) across their offsets d_i
+// from c in the plane, with k such that the shares' moment about n at c is the patch's twist tau. So the points'
+// forces add up to F and turn the bodies about n as F and tau did (their moment across the plane differs only by
+// the points' heights along n, within the slop).
+static void fcContacts_ShareFriction(const fcContactManifold* m, fcContactPointData* out)
+{
+    int count = m->pointCount;
+    fcVec3 n = m->normal, force = fcVec3_Add(fcVec3_Scale(m->totalFriction[0], m->tangent[0]), fcVec3_Scale(m->totalFriction[1], m->tangent[1]));
+    fcVec3 centre = fcV3(0, 0, 0), d[FC_MAX_MANIFOLD_POINTS];
+    fcReal load = 0, share[FC_MAX_MANIFOLD_POINTS];
+    for (int i = 0; i < count; ++i) centre = fcVec3_Add(centre, m->points[i].rA), load += m->points[i].totalNormalImpulse;
+    centre = fcVec3_Scale((fcReal)1 / (count > 0 ? count : 1), centre);
+    fcReal moment = 0, spread = 0;  // the load shares' moment about n at c; sum |d_i|^2
+    for (int i = 0; i < count; ++i) {
+        fcVec3 r = fcVec3_Sub(m->points[i].rA, centre);
+        d[i] = fcVec3_MulAdd(r, -fcVec3_Dot(r, n), n);
+        share[i] = load > 0 ? m->points[i].totalNormalImpulse / load : (fcReal)1 / count;
+        moment += share[i] * fcVec3_Dot(n, fcVec3_Cross(d[i], force));
+        spread += fcVec3_Dot(d[i], d[i]);
+    }
+    fcReal k = spread > 0 ? (m->totalFriction[2] - moment) / spread : 0;
+    for (int i = 0; i < count; ++i) {
+        fcVec3 f = fcVec3_MulAdd(fcVec3_Scale(share[i], force), k, fcVec3_Cross(n, d[i]));
+        out[i].tangentImpulse[0] = fcVec3_Dot(f, m->tangent[0]);
+        out[i].tangentImpulse[1] = fcVec3_Dot(f, m->tangent[1]);
+    }
+}
+
 void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, fcContactData* d)
 {
     memset(d, 0, sizeof *d);
@@ -1356,20 +1383,19 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
     d->triangle = fcShape_Triangle(meshShape, m->key);
     fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
     const fcBody* ba = world->bodies + c->bodyA;
+    fcContacts_ShareFriction(m, d->points);
     for (int i = 0; i < m->pointCount; ++i) {
         const fcContactPoint* p = m->points + i;
         fcContactPointData* q = d->points + i;
         q->point = fcVec3_Add(world->bodies[c->bodyA].position, fcQuat_Rotate(ba->orientation, p->localA));
         q->separation = p->separation;
         q->normalImpulse = p->totalNormalImpulse;
-        q->tangentImpulse[0] = p->totalTangentImpulse[0];
-        q->tangentImpulse[1] = p->totalTangentImpulse[1];
         q->normalForce = p->totalNormalImpulse * invH;
         q->slipping = p->slipping;
         q->id = p->id;
         fcVec3 f = fcVec3_Scale(p->totalNormalImpulse, m->normal);
-        f = fcVec3_MulAdd(f, p->totalTangentImpulse[0], m->tangent[0]);
-        f = fcVec3_MulAdd(f, p->totalTangentImpulse[1], m->tangent[1]);
+        f = fcVec3_MulAdd(f, q->tangentImpulse[0], m->tangent[0]);
+        f = fcVec3_MulAdd(f, q->tangentImpulse[1], m->tangent[1]);
         d->force = fcVec3_MulAdd(d->force, invH, f);
     }
 }

@@ -41,7 +41,6 @@ typedef struct fcContactPoint {
     fcReal separation;        // at the start of the step, m
     fcReal normalImpulse;     // of the (sub)step being solved, N s (warm-started from the last one)
     fcReal totalNormalImpulse;  // over the whole step (all substeps): what is reported
-    fcReal totalTangentImpulse[2];  // the point's share of its manifold's friction over the step (reported)
     fcReal lastNormalImpulse; // the last step's, for release dating
     fcReal trialImpulse;      // the unclamped normal impulse of the last sweep (negative: it wanted to pull)
     uint32_t id;

@@ -1900,35 +1900,6 @@ static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcCont
     return events | (m->pointCount > 0 && m->letGo >= 0 ? FC_END_RELEASE : 0);
 }
 
-// A manifold's friction over the step shared among its points for the API: the force F at the centre c as the
-// points carry the load (N_i / N of it; equal shares where none), and forces k (n x d_i) across their offsets d_i
-// from c in the plane, with k such that the shares' moment about n at c is the patch's twist tau. So the points'
-// forces add up to F and turn the bodies about n as F and tau did (their moment across the plane differs only by
-// the points' heights along n, within the slop).
-static void fcContacts_ShareFriction(fcContactManifold* m)
-{
-    int count = m->pointCount;
-    fcVec3 n = m->normal, force = fcVec3_Add(fcVec3_Scale(m->totalFriction[0], m->tangent[0]), fcVec3_Scale(m->totalFriction[1], m->tangent[1]));
-    fcVec3 centre = fcV3(0, 0, 0), d[FC_MAX_MANIFOLD_POINTS];
-    fcReal load = 0, share[FC_MAX_MANIFOLD_POINTS];
-    for (int i = 0; i < count; ++i) centre = fcVec3_Add(centre, m->points[i].rA), load += m->points[i].totalNormalImpulse;
-    centre = fcVec3_Scale((fcReal)1 / (count > 0 ? count : 1), centre);
-    fcReal moment = 0, spread = 0;  // the load shares' moment about n at c; sum |d_i|^2
-    for (int i = 0; i < count; ++i) {
-        fcVec3 r = fcVec3_Sub(m->points[i].rA, centre);
-        d[i] = fcVec3_MulAdd(r, -fcVec3_Dot(r, n), n);
-        share[i] = load > 0 ? m->points[i].totalNormalImpulse / load : (fcReal)1 / count;
-        moment += share[i] * fcVec3_Dot(n, fcVec3_Cross(d[i], force));
-        spread += fcVec3_Dot(d[i], d[i]);
-    }
-    fcReal k = spread > 0 ? (m->totalFriction[2] - moment) / spread : 0;
-    for (int i = 0; i < count; ++i) {
-        fcVec3 f = fcVec3_MulAdd(fcVec3_Scale(share[i], force), k, fcVec3_Cross(n, d[i]));
-        m->points[i].totalTangentImpulse[0] = fcVec3_Dot(f, m->tangent[0]);
-        m->points[i].totalTangentImpulse[1] = fcVec3_Dot(f, m->tangent[1]);
-    }
-}
-
 // the impulses of the blocks back to the points (the API's, and the warm start of the next step), and what each
 // manifold has to report, while its points are in the cache
 static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
@@ -1956,7 +1927,6 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
                 m->friction[f] = blk->patchImpulse[f][l];
                 m->totalFriction[f] = blk->patchTotal[f][l];
             }
-            fcContacts_ShareFriction(m);
             if (spin) {
                 m->rollingImpulse[0] = spin->impulse[0][l];
                 m->rollingImpulse[1] = spin->impulse[1][l];
