@@ -111,7 +111,7 @@ static const fcbAdapter fcbFulcrumAdapters[] = {
     {"fulcrum", "default",
      "Fulcrum defaults: exact joint solve (sparse LDL^T) with post-step projection (tolerance 1e-10 m, 20 "
      "iterations), the joints' geometric stiffness taken implicitly (trapezoidal); contacts: at least 2 "
-     "substeps of 8 projected Gauss-Seidel sweeps (more while unsettled), Coulomb's friction cone, 4 position sweeps, slop 5 mm, "
+     "substeps of 8 projected Gauss-Seidel sweeps (more while unsettled), Coulomb friction by manifold (force and twist within an ellipsoid), 4 position sweeps, slop 5 mm, "
      "speculative margin 2 cm; sleeping off (scene key)",
      NULL, FulcrumCreate, FulcrumStep, FulcrumGetState, FulcrumJointForce, FulcrumPenetration, FulcrumDestroy,
      FulcrumReadBack, FulcrumJointAnchors},
