@@ -2512,11 +2512,18 @@ static int test_spinning_slide_within_the_cone(void)
     ENSURE(fcBody_SetAngularVelocity(plate, fcV3(0, 0, w0)));
     fcVec3 p0 = fcBody_GetPosition(plate);
     double worstEllipsoid = 0, worstTotal = 0;
+    int slipSteps = 0, stickToSlip = 0;
     for (int i = 0; i < 180; ++i) {
         ENSURE(fcWorld_Step(w));
         ENSURE_LE(fcWorld_GetStats(w).frictionResidual, 1e-15);
+        for (int e = 0; e < fcWorld_GetEventCount(w); ++e) stickToSlip += fcWorld_GetEvent(w, e).type == fc_eventStickToSlip;
         fcContactData d;
         ENSURE(fcBody_GetContacts(plate, &d, 1) == 1 && FC_ID_EQUALS(d.bodyA, ground) && d.pointCount == 4);
+        // sliding and spinning for its first 25 steps: every point slips (each substep's friction on the ellipsoid,
+        // the step's sum just inside it, had reported none)
+        bool slipping = true;
+        for (int k = 0; k < 4; ++k) slipping = slipping && d.points[k].slipping;
+        slipSteps += i < 25 && slipping;
         // the twist from the points' reported friction: their moment about n at their centre
         double normal = 0, twist = 0, arm = 0;
         fcVec3 centre = fcV3(0, 0, 0);
@@ -2544,11 +2551,70 @@ static int test_spinning_slide_within_the_cone(void)
     printf("  sliding and spinning: |F| / (mu lambda_n) at most %.6f, on the ellipsoid's scale at most %.6f; slid %.4f m (the\n"
            "  reference %.4f, Coulomb's four corners %.4f, pure sliding %.4f), turned %.4f rad (%.4f; %.4f)\n",
            worstTotal, worstEllipsoid, x, xExact, xCorners, v0 * v0 / (2 * mu * g), turn, turnExact, turnCorners);
+    printf("  slipping at every point in %d of its first 25 steps, %d stick-to-slip events\n", slipSteps, stickToSlip);
     ENSURE_LE(worstEllipsoid, 1 + 1e-9);
     ENSURE_LE(worstTotal, 1 + 1e-9);
+    ENSURE(slipSteps == 25 && stickToSlip == 1);
     ENSURE(fcVec3_Length(fcBody_GetLinearVelocity(plate)) < 1e-3);
     ENSURE_NEAR(x, xExact, 0.03 * xExact);
     ENSURE_NEAR(turn, turnExact, 0.03 * turnExact);
+    fcDestroyWorld(w);
+    return 0;
+}
+
+// Friction by manifold, two more of its closed forms. An oblong box (0.6 x 0.2 x 0.2 m, 2 kg, mu 0.5) turned 0.5 rad
+// about the normal slides down 35 deg at a = g (sin - mu cos), straight down the slope, with the cone and with the
+// pyramid: there, where the three rows' joint step left one row's bound, the others' values were wrong (its
+// tangents off the box's axes couple them) and the box slid sideways at 1.7 m/s and crawled downhill at 0.4. And the
+// points' reported friction turns the body as the solver did: a cube (isotropic: I dw_z is the moment about z) on
+// two of its bottom corners, the other two apart, sliding at 2 m/s and turning at 1 rad/s; taken about the mean of
+// all four points, the shares reported a sixteenth of the moment.
+static int test_patch_friction_slides_and_reports(void)
+{
+    const double mu = 0.5, th = 35 * pi / 180;
+    for (int cone = 0; cone < 2; ++cone) {
+        fcWorldDef wd = fcDefaultWorldDef();
+        wd.enableSleeping = false;
+        wd.frictionCone = cone == 1;
+        wd.gravity = fcV3(g * sin(th), 0, -g * cos(th));  // the ground tilted: downhill is +x
+        fcWorldId w = fcCreateWorld(&wd);
+        fcAddGround(w, mu);
+        fcBodyId box = fcAddBox(w, fcV3(0, 0, 0.1), fcV3(0.3, 0.1, 0.1), 2, mu);
+        ENSURE(fcBody_SetTransform(box, fcV3(0, 0, 0.1), fcQuat_FromAxisAngle(fcV3(0, 0, 1), 0.5)));
+        for (int i = 0; i < 180; ++i) ENSURE(fcWorld_Step(w));
+        fcVec3 v = fcBody_GetLinearVelocity(box);
+        double exact = 3 * g * (sin(th) - mu * cos(th));
+        printf("  oblong box down 35 deg, %s: v = (%.5f, %.2e) m/s after 3 s (exact %.5f)\n", cone ? "cone" : "pyramid", v.x, v.y, exact);
+        ENSURE_NEAR(v.x, exact, 1e-4 * exact);
+        ENSURE_LE(fabs(v.y), 1e-4);
+        fcDestroyWorld(w);
+    }
+    fcWorldId w = fcMakeWorld(1.0 / 60, false);
+    fcAddGround(w, mu);
+    const double a = 0.25, tilt = 0.03;
+    fcVec3 start = fcV3(0, 0, a * cos(tilt) + a * sin(tilt) - 0.001);
+    fcBodyId cube = fcAddBox(w, start, fcV3(a, a, a), 2, mu);
+    ENSURE(fcBody_SetTransform(cube, start, fcQuat_FromAxisAngle(fcV3(0, 1, 0), tilt)));
+    ENSURE(fcBody_SetLinearVelocity(cube, fcV3(0, 2, 0)) && fcBody_SetAngularVelocity(cube, fcV3(0, 0, 1)));
+    double inertia = fcBody_GetInertia(cube).z, worst = 0;
+    for (int i = 0; i < 3; ++i) {
+        fcVec3 x0 = fcBody_GetPosition(cube);
+        double w0 = fcBody_GetAngularVelocity(cube).z;
+        ENSURE(fcWorld_Step(w));
+        double turned = inertia * (fcBody_GetAngularVelocity(cube).z - w0), moment = 0;
+        fcContactData d;
+        ENSURE(fcBody_GetContacts(cube, &d, 1) == 1 && d.pointCount == 4);
+        double sign = FC_ID_EQUALS(d.bodyB, cube) ? 1 : -1;
+        for (int k = 0; k < 4; ++k) {
+            const fcContactPointData* q = d.points + k;
+            fcVec3 f = fcVec3_Scale(sign, fcVec3_Add(fcVec3_Scale(q->tangentImpulse[0], d.tangent[0]), fcVec3_Scale(q->tangentImpulse[1], d.tangent[1])));
+            fcVec3 r = fcVec3_Sub(q->point, x0);
+            moment += r.x * f.y - r.y * f.x;
+        }
+        worst = fmax(worst, fabs(moment - turned) / fabs(turned));
+    }
+    printf("  a cube on two corners, sliding and turning: the shares' moment about z off I dw_z by at most %.2g of it\n", worst);
+    ENSURE_LE(worst, 1e-6);
     fcDestroyWorld(w);
     return 0;
 }
@@ -2914,6 +2980,7 @@ int main(int argc, char** argv)
     RUN_TEST(test_rolling_and_spinning_resistance);
     RUN_TEST(test_friction_cone);
     RUN_TEST(test_spinning_slide_within_the_cone);
+    RUN_TEST(test_patch_friction_slides_and_reports);
     RUN_TEST(test_turntable_holds_a_box);
     RUN_TEST(test_dynamic_turntable_holds_a_box);
     RUN_TEST(test_ball_orbits_on_a_turntable);

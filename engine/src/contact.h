@@ -123,7 +123,7 @@ typedef struct fcContactPoint4 {
     fcReal separation[FC_LANES];                      // at the collide stage
     fcReal bounced[FC_LANES], bounceTarget[FC_LANES];  // of the substep: 1: bounced; the separation it takes the point to
     fcReal bias[FC_LANES];
-    fcReal weight[FC_LANES];   // its share of where its manifold's friction acts (fcContacts_PatchArm; 0 past a lane's points)
+    fcReal weight[FC_LANES];   // its share of where its manifold's friction acts (fcContacts_PatchCentre; 0 past a lane's points)
     fcReal deepest[FC_LANES];  // 1: the manifold's deepest point, whose level along n the friction takes
     fcReal normalImpulse[FC_LANES], trialImpulse[FC_LANES];
     fcReal totalNormalImpulse[FC_LANES];  // over the step's substeps
@@ -195,6 +195,9 @@ typedef struct fcContactBlock {
     fcReal patchMetric[3][FC_LANES];  // 1 / the diagonal of J M^-1 J^T in (lambda_t, tau / r) (1 where it is zero)
     fcReal arm[FC_LANES], invArm[FC_LANES];
     fcReal patchImpulse[3][FC_LANES], patchTotal[3][FC_LANES];  // its impulses: of the substep, over the step
+    // the sum of its substeps' impulses' sizes (the cone's ellipsoid, the pyramid's box, as the bound measures them):
+    // at mu sum lambda_n where every substep's was at its bound, whichever way (their sum may lie inside it)
+    fcReal patchReach[FC_LANES];
     fcContactPoint4 point[FC_MAX_MANIFOLD_POINTS];
 } fcContactBlock;
 
@@ -375,6 +378,9 @@ bool fcContacts_WantsEvents(const struct fcWorld* world, const fcContact* c);
 void fcContacts_BodyCentreMoved(struct fcWorld* world, int body, fcVec3 shift);
 // the kept impulses of every pair, for a step `ratio` times as long as the last (fcWorld_SetTimestep)
 void fcContacts_RescaleImpulses(struct fcWorld* world, fcReal ratio);
+// where a manifold's friction acts (its patch, docs/physics.md 4d): the points' weights (the touching ones alike),
+// its deepest point, the centre as arms from the two bodies' centres; returns the twist's arm r
+fcReal fcContacts_PatchCentre(const fcContactManifold* m, fcReal slop, fcReal* weight, int* deepestPoint, fcVec3* centreA, fcVec3* centreB);
 // contact_solve.c: per substep
 bool fcContacts_HasRows(const struct fcWorld* world);
 // the step's totals start from zero (again when the step is retaken in substeps)

@@ -41,6 +41,7 @@ void fcContacts_BeginStep(fcWorld* world)
                 memset(sp->totalNormalImpulse, 0, sizeof sp->totalNormalImpulse);
             }
             memset(set->blocks[bi].patchTotal, 0, sizeof set->blocks[bi].patchTotal);
+            memset(set->blocks[bi].patchReach, 0, sizeof set->blocks[bi].patchReach);
             for (int l = 0; l < FC_LANES; ++l) fcContacts_ResetRelease(set->blocks + bi, l);
         }
     world->stats.maxPenetration = 0;
@@ -1113,43 +1114,7 @@ static void fcContacts_Structure(fcWorld* world)
 // Friction by manifold (a patch, contact.h and docs/physics.md 4d): two rows at the centre of the points and the twist
 // ---------------------------------------------------------------------------------------------------------------------
 
-// Where a manifold's friction acts: across the normal at the mean of its touching points (those within the slop;
-// all where none is), along it at its deepest point's level, as arms from the two bodies' centres at the collide
-// stage; and the touching points' mean distance from it across the normal, r: for a turn about that centre their
-// own friction under equal loads would reach mu sum lambda_n r, the twist's bound (0 for one point). The plain mean
-// stood 1.4 mm above a rolling cylinder's line of contact (two of its four side points lay higher) and turned it as a
-// smaller wheel: at 16 m/s down 40 deg it took 40 % more friction than m g sin / 3. Weighed by the last solve's
-// loads, the centre followed which points the narrowphase matched to old ones (a box sliding over the seams of a
-// tiled floor turned at 0.2 rad/s); taken at the deepest points alone, a box on a turning table lost its twist when
-// one corner was the deepest by a tenth of the slop, and slipped.
-static fcReal fcContacts_PatchArm(const fcContactManifold* m, fcReal slop, fcReal* weight, int* deepestPoint, fcVec3* centreA, fcVec3* centreB)
-{
-    int count = m->pointCount, touching = 0, deepest = 0;
-    for (int i = 0; i < count; ++i) {
-        touching += m->points[i].separation < slop;
-        if (m->points[i].separation < m->points[deepest].separation) deepest = i;
-    }
-    fcVec3 ca = fcV3(0, 0, 0), cb = ca, n = m->normal;
-    for (int i = 0; i < count; ++i) {
-        weight[i] = touching == 0 || m->points[i].separation < slop ? (fcReal)1 / (touching > 0 ? touching : count) : 0;
-        ca = fcVec3_MulAdd(ca, weight[i], m->points[i].rA), cb = fcVec3_MulAdd(cb, weight[i], m->points[i].rB);
-    }
-    if (count > 0) {
-        ca = fcVec3_MulAdd(ca, fcVec3_Dot(n, fcVec3_Sub(m->points[deepest].rA, ca)), n);
-        cb = fcVec3_MulAdd(cb, fcVec3_Dot(n, fcVec3_Sub(m->points[deepest].rB, cb)), n);
-    }
-    *centreA = ca;
-    *centreB = cb;
-    *deepestPoint = deepest;
-    fcReal arm = 0;
-    for (int i = 0; count > 1 && i < count; ++i) {
-        fcVec3 d = fcVec3_Sub(m->points[i].rA, ca);
-        arm += weight[i] * fcVec3_Length(fcVec3_MulAdd(d, -fcVec3_Dot(d, n), n));
-    }
-    return arm;
-}
-
-// the patch's two tangent rows at its centre (fcContacts_PatchArm) from its points' arms at this substep's poses
+// the patch's two tangent rows at its centre (fcContacts_PatchCentre) from its points' arms at this substep's poses
 // (rA, rB: per point; dirs: n, t1, t2)
 FC_V4_INLINE void fcContacts_PatchArms(fcContactBlock* blk, const fcVec3x4* ra, const fcVec3x4* rb, const fcVec3x4* dirs)
 {
@@ -1263,7 +1228,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             fcVec3 ca, cb;
             fcReal weight[FC_MAX_MANIFOLD_POINTS];
             int deepest = -1;
-            fcReal arm = m ? fcContacts_PatchArm(m, world->def.contactSlop, weight, &deepest, &ca, &cb) : 0;
+            fcReal arm = m ? fcContacts_PatchCentre(m, world->def.contactSlop, weight, &deepest, &ca, &cb) : 0;
             for (int i = 0; i < points; ++i) {
                 blk->point[i].weight[l] = m && i < m->pointCount ? weight[i] : 0;
                 blk->point[i].deepest[l] = i == deepest;
@@ -1273,6 +1238,7 @@ FC_SIMD_CLONES static void fcContacts_RefreshChunk(void* context, int begin, int
             for (int k = 0; k < 3; ++k) blk->patchImpulse[k][l] = m && (k < 2 || arm > 0) ? m->friction[k] : 0;
         }
         memset(blk->patchTotal, 0, sizeof blk->patchTotal);
+        memset(blk->patchReach, 0, sizeof blk->patchReach);
         fcVec3x4_Store(blk->patch[2].angA[0], dirs[0]);  // the twist: J = [0, -n, 0, n]
         fcVec3x4_Store(blk->patch[2].angB[0], dirs[0]);
         if (blk->still) fcContacts_PatchArms(blk, arms[0], arms[1], dirs);
@@ -1831,6 +1797,7 @@ FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int 
         fcV4 tw = fcV4_Mul(invArm, patch[2]), over;
         if (cone) over = fcV4_Sqrt(fcV4_Add(fcV4_Add(fcV4_Mul(patch[0], patch[0]), fcV4_Mul(patch[1], patch[1])), fcV4_Mul(tw, tw)));
         else over = fcV4_Max(fcV4_Max(fcV4_Abs(patch[0]), fcV4_Abs(patch[1])), fcV4_Abs(tw));
+        fcV4_Store(blk->patchReach, fcV4_Add(fcV4_Load(blk->patchReach), over));
         over = fcV4_Sub(over, fcV4_Mul(friction, load));
         excess = fcV4_Max(excess, fcV4_Greater(fcV4_Load(blk->lanePoints), zero, over, excess));
         // Release dating: a substep with load remembers it; the first unloaded substep after one whose trial
@@ -1870,18 +1837,18 @@ enum { FC_END_SLIP = 1, FC_END_STICK = 2, FC_END_RELEASE = 4, FC_END_BEGIN = 8 }
 // contact's is not, and the speed was most of this work). Loaded since the last step began, none at the end of
 // this one, and wanting to pull: it let go. Loaded in a pair that did not touch at the step's start (a fast bounce
 // never starts a step within the slop of its surface): its shapes touched in the step, a begin.
-static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m, fcReal invArm)
+static int fcContacts_EndEvents(const fcWorld* world, const fcContact* c, fcContactManifold* m, fcReal reach)
 {
     bool loaded = false;
     const fcBody* a = world->bodies + c->bodyA;
     const fcBody* b = world->bodies + c->bodyB;
     const fcReal nearly = 1 - 1e-6, sliding = 1e-4;  // at the bound; a sliding speed, m/s
-    bool cone = world->def.frictionCone, slipNow = false, slipBefore = false;
+    bool slipNow = false, slipBefore = false;
     fcReal load = 0;
     for (int i = 0; i < m->pointCount; ++i) load += m->points[i].totalNormalImpulse;
-    fcReal bound = c->friction * load * nearly;
-    fcReal t0 = m->totalFriction[0], t1 = m->totalFriction[1], tw = invArm * m->totalFriction[2];
-    bool atBound = cone ? t0 * t0 + t1 * t1 + tw * tw >= bound * bound : fmax(fmax(FC_FABS(t0), FC_FABS(t1)), FC_FABS(tw)) >= bound;
+    // at the bound in every substep (the sum of the substeps' sizes: each on the ellipsoid of a patch that slides and
+    // spins, their sum lay up to 8e-5 of it inside, and the plate of test_spinning_slide_within_the_cone never slipped)
+    bool atBound = reach >= c->friction * load * nearly;
     for (int i = 0; i < m->pointCount; ++i) {
         fcContactPoint* p = m->points + i;
         p->slipping = c->friction > 0 && load > 0 && atBound;
@@ -1932,7 +1899,7 @@ static void fcContacts_StoreImpulsesChunk(void* context, int begin, int end)
                 m->rollingImpulse[1] = spin->impulse[1][l];
                 m->twistImpulse = spin->impulse[2][l];
             }
-            blk->endEvents[l] = fcContacts_EndEvents(world, blk->contact[l], m, blk->invArm[l]);
+            blk->endEvents[l] = fcContacts_EndEvents(world, blk->contact[l], m, blk->patchReach[l]);
         }
     }
 }

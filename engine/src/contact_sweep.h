@@ -267,7 +267,15 @@ FC_V4_INLINE W_TARGET W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* 
                 for (int i = 0; i < 3; ++i) next[i] = W_(Greater)(square, reach, out[i], next[i]);
             }
         } else {
-            W turning = W_(Mul)(bound, W_LOAD(blk, ->arm));
+            // where the rows' joint step leaves the box, each row's own step (1 / K_ii), then clamped: the joint
+            // step's rows are each right only while the others move freely (a sliding 0.6 x 0.2 m box, its tangents
+            // off its axes, slid sideways at 1.7 m/s and crawled downhill)
+            W arm = W_LOAD(blk, ->arm), turning = W_(Mul)(bound, arm);
+            W out = W_(Max)(W_(Max)(W_(Sub)(W_(Abs)(next[0]), bound), W_(Sub)(W_(Abs)(next[1]), bound)), W_(Sub)(W_(Abs)(next[2]), turning));
+            W alone[3] = {W_(Sub)(old[0], W_(Mul)(v[0], W_LOAD(blk, ->patchMetric[0]))),
+                          W_(Sub)(old[1], W_(Mul)(v[1], W_LOAD(blk, ->patchMetric[1]))),
+                          W_(Sub)(old[2], W_(Mul)(W_(Mul)(W_(Mul)(arm, arm), v[2]), W_LOAD(blk, ->patchMetric[2])))};
+            for (int i = 0; i < 3; ++i) next[i] = W_(Greater)(out, zero, alone[i], next[i]);
             next[0] = W_(Min)(W_(Max)(next[0], W_(Neg)(bound)), bound);
             next[1] = W_(Min)(W_(Max)(next[1], W_(Neg)(bound)), bound);
             next[2] = W_(Min)(W_(Max)(next[2], W_(Neg)(turning)), turning);
