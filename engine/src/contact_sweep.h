@@ -214,10 +214,10 @@ FC_V4_INLINE W_TARGET W W_NAME(fcContacts_SolveBlocks, )(fcContactBlock* const* 
     (void)spin;  // the caller pairs only blocks without
 #endif
     // friction, by manifold: the patch's rows along t1 and t2 at its centre and about n, moved together by the
-    // inverse of their 3 x 3 J M^-1 J^T to where they would stick, then into the ellipsoid |lambda_t|^2 +
-    // (tau / r)^2 <= (mu lambda_n)^2 of the lane's new normal impulses by one scale (the cone: a lane's scale is its
-    // own, the square root taken only where some lane needs it, the select needing no vector of ones), or each
-    // within its own bound (the pyramid)
+    // inverse of their 3 x 3 J M^-1 J^T to where they would stick; where that lies outside the ellipsoid
+    // |lambda_t|^2 + (tau / r)^2 <= (mu lambda_n)^2 of the lane's new normal impulses, the sliding patch's
+    // projection onto it (the cone: each lane's own, its square roots taken only where some lane slides), or each
+    // row within its own bound (the pyramid)
     {
         W bound = W_(Mul)(W_LOAD(blk, ->friction), totalNormal), invArm = W_LOAD(blk, ->invArm);
         W v[3], old[3], next[3];
