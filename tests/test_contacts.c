@@ -2568,7 +2568,8 @@ static int test_spinning_slide_within_the_cone(void)
 // tangents off the box's axes couple them) and the box slid sideways at 1.7 m/s and crawled downhill at 0.4. And the
 // points' reported friction turns the body as the solver did: a cube (isotropic: I dw_z is the moment about z) on
 // two of its bottom corners, the other two apart, sliding at 2 m/s and turning at 1 rad/s; taken about the mean of
-// all four points, the shares reported a sixteenth of the moment.
+// all four points, the shares reported a sixteenth of the moment. So does the patch itself (fcContactData's
+// frictionPoint, frictionForce and twist).
 static int test_patch_friction_slides_and_reports(void)
 {
     const double mu = 0.5, th = 35 * pi / 180;
@@ -2596,7 +2597,7 @@ static int test_patch_friction_slides_and_reports(void)
     fcBodyId cube = fcAddBox(w, start, fcV3(a, a, a), 2, mu);
     ENSURE(fcBody_SetTransform(cube, start, fcQuat_FromAxisAngle(fcV3(0, 1, 0), tilt)));
     ENSURE(fcBody_SetLinearVelocity(cube, fcV3(0, 2, 0)) && fcBody_SetAngularVelocity(cube, fcV3(0, 0, 1)));
-    double inertia = fcBody_GetInertia(cube).z, worst = 0;
+    double inertia = fcBody_GetInertia(cube).z, worst = 0, worstPatch = 0, h = fcWorld_GetTimestep(w);
     for (int i = 0; i < 3; ++i) {
         fcVec3 x0 = fcBody_GetPosition(cube);
         double w0 = fcBody_GetAngularVelocity(cube).z;
@@ -2612,9 +2613,15 @@ static int test_patch_friction_slides_and_reports(void)
             moment += r.x * f.y - r.y * f.x;
         }
         worst = fmax(worst, fabs(moment - turned) / fabs(turned));
+        // the patch as fcContactData gives it: its force at its point and its twist
+        fcVec3 r = fcVec3_Sub(d.frictionPoint, x0), f = fcVec3_Scale(sign * h, d.frictionForce);
+        double patch = r.x * f.y - r.y * f.x + sign * h * d.twist;
+        worstPatch = fmax(worstPatch, fabs(patch - turned) / fabs(turned));
     }
-    printf("  a cube on two corners, sliding and turning: the shares' moment about z off I dw_z by at most %.2g of it\n", worst);
+    printf("  a cube on two corners, sliding and turning: I dw_z against the shares' moment about z: %.2g of it off, the "
+           "patch's force and twist: %.2g\n", worst, worstPatch);
     ENSURE_LE(worst, 1e-6);
+    ENSURE_LE(worstPatch, 1e-6);
     fcDestroyWorld(w);
     return 0;
 }

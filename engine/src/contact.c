@@ -1438,6 +1438,16 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
         f = fcVec3_MulAdd(f, q->tangentImpulse[1], m->tangent[1]);
         d->force = fcVec3_MulAdd(d->force, invH, f);
     }
+    // the patch at the points' present places, weighed as the solver weighed them
+    fcReal weight[FC_MAX_MANIFOLD_POINTS];
+    fcVec3 armA, armB;
+    int deepest = 0;
+    fcContacts_PatchCentre(m, world->def.contactSlop, weight, &deepest, &armA, &armB);
+    for (int i = 0; i < m->pointCount; ++i) d->frictionPoint = fcVec3_MulAdd(d->frictionPoint, weight[i], d->points[i].point);
+    if (m->pointCount > 0)
+        d->frictionPoint = fcVec3_MulAdd(d->frictionPoint, fcVec3_Dot(m->normal, fcVec3_Sub(d->points[deepest].point, d->frictionPoint)), m->normal);
+    d->frictionForce = fcVec3_Scale(invH, fcVec3_Add(fcVec3_Scale(m->totalFriction[0], m->tangent[0]), fcVec3_Scale(m->totalFriction[1], m->tangent[1])));
+    d->twist = invH * m->totalFriction[2];
 }
 
 // the i-th manifold with points

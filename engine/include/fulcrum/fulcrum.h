@@ -559,6 +559,11 @@ struct fcContactData {
     int pointCount;
     fcContactPointData points[4];
     fcVec3 force;            ///< total contact force on body_b, N (body_a gets -force)
+    /// The manifold's friction as the solver took it (docs/physics.md 4d): a force at one point and a moment about
+    /// the normal there, on body_b (body_a gets the opposite), over the step; the points' tangentImpulse share it
+    fcVec3 frictionPoint;    ///< world, m: the centre of the touching points, at the deepest one's level
+    fcVec3 frictionForce;    ///< N, across the normal
+    fcReal twist;            ///< N m, about the normal
     fcReal friction, restitution; ///< the pair's coefficients (pre-solve may change them)
     int triangle;            ///< mesh pairs: the triangle; -1 otherwise
 };
