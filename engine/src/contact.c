@@ -1380,13 +1380,12 @@ fcReal fcContacts_PatchCentre(const fcContactManifold* m, fcReal slop, fcReal* w
 // bodies about n as F and tau did (their moment across the plane differs only by the points' heights along n, within
 // the slop), and a point apart carries none. About the plain mean of all the points, a cube on two corners
 // reported a sixteenth of the moment that turned it.
-static void fcContacts_ShareFriction(const fcContactManifold* m, fcReal slop, fcContactPointData* out)
+static void fcContacts_ShareFriction(const fcContactManifold* m, const fcReal* weight, fcVec3 centre, fcContactPointData* out)
 {
-    int count = m->pointCount, deepest;
+    int count = m->pointCount;
     fcVec3 n = m->normal, force = fcVec3_Add(fcVec3_Scale(m->totalFriction[0], m->tangent[0]), fcVec3_Scale(m->totalFriction[1], m->tangent[1]));
-    fcVec3 centre, other, d[FC_MAX_MANIFOLD_POINTS];
-    fcReal load = 0, share[FC_MAX_MANIFOLD_POINTS], weight[FC_MAX_MANIFOLD_POINTS];
-    fcContacts_PatchCentre(m, slop, weight, &deepest, &centre, &other);  // the solver's c
+    fcVec3 d[FC_MAX_MANIFOLD_POINTS];
+    fcReal load = 0, share[FC_MAX_MANIFOLD_POINTS];
     for (int i = 0; i < count; ++i) load += m->points[i].totalNormalImpulse;
     fcReal moment = 0, spread = 0;  // the load shares' moment about n at c; the touching points' sum |d_i|^2
     for (int i = 0; i < count; ++i) {
@@ -1423,7 +1422,12 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
     d->triangle = fcShape_Triangle(meshShape, m->key);
     fcReal invH = world->stepH > 0 ? 1 / world->stepH : 0;
     const fcBody* ba = world->bodies + c->bodyA;
-    fcContacts_ShareFriction(m, world->def.contactSlop, d->points);
+    // the patch (fcContacts_PatchCentre): the points' weights and its centre c, an arm from body a's centre
+    fcReal weight[FC_MAX_MANIFOLD_POINTS];
+    fcVec3 armA, armB;
+    int deepest = 0;
+    fcContacts_PatchCentre(m, world->def.contactSlop, weight, &deepest, &armA, &armB);
+    fcContacts_ShareFriction(m, weight, armA, d->points);
     for (int i = 0; i < m->pointCount; ++i) {
         const fcContactPoint* p = m->points + i;
         fcContactPointData* q = d->points + i;
@@ -1438,11 +1442,7 @@ void fcContacts_GetData(const fcWorld* world, const fcContact* c, int manifold, 
         f = fcVec3_MulAdd(f, q->tangentImpulse[1], m->tangent[1]);
         d->force = fcVec3_MulAdd(d->force, invH, f);
     }
-    // the patch at the points' present places, weighed as the solver weighed them
-    fcReal weight[FC_MAX_MANIFOLD_POINTS];
-    fcVec3 armA, armB;
-    int deepest = 0;
-    fcContacts_PatchCentre(m, world->def.contactSlop, weight, &deepest, &armA, &armB);
+    // the patch's point at the points' present places, weighed as the solver weighed them
     for (int i = 0; i < m->pointCount; ++i) d->frictionPoint = fcVec3_MulAdd(d->frictionPoint, weight[i], d->points[i].point);
     if (m->pointCount > 0)
         d->frictionPoint = fcVec3_MulAdd(d->frictionPoint, fcVec3_Dot(m->normal, fcVec3_Sub(d->points[deepest].point, d->frictionPoint)), m->normal);
