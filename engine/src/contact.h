@@ -300,7 +300,7 @@ typedef struct fcContactSet {
     fcContactGroup groups[3];     // in block order: group g's blocks are [groups[g].first, groups[g].end)
     bool colorsSplit;             // some colour splits into chunks for the workers (contact_solve.c)
     fcReal* chunkSlots;           // the maxima of a parallel loop's chunks (contact_solve.c)
-    fcReal heaviestPoint;         // the largest sum of a point's total impulses' sizes over the step (fcContacts_Finish)
+    fcReal heaviestPoint;         // the largest sum of a point's total normal impulse and its manifold's total friction impulses' sizes over the step (fcContacts_Finish)
     int chunkSlotCapacity;
     int* colorScratch;            // the layout's scratch: colours and groups of the manifolds; floors, halves and a list of the bodies
     int colorScratchCapacity;

@@ -1504,14 +1504,15 @@ FC_SIMD_CLONES static void fcContacts_PrepareChunk(void* context, int begin, int
                 arms[0][i] = fcVec3x4_Select(on, rA, arms[0][i]), arms[1][i] = fcVec3x4_Select(on, rB, arms[1][i]);
             }
             // the patch at the turned directions (the lanes that do not curve: as they were)
-            fcContactRow4 kept[3] = {blk->patch[0], blk->patch[1], blk->patch[2]};
+            fcVec3x4 keptA[3], keptB[3];
+            for (int k = 0; k < 3; ++k) keptA[k] = fcVec3x4_Load(blk->patch[k].angA[0]), keptB[k] = fcVec3x4_Load(blk->patch[k].angB[0]);
             fcContacts_PatchArms(blk, arms[0], arms[1], turned);
             fcVec3x4_Store(blk->patch[2].angA[0], turned[0]);
             fcVec3x4_Store(blk->patch[2].angB[0], turned[0]);
             for (int k = 0; k < 3; ++k) {
                 fcContactRow4* row = blk->patch + k;
-                fcVec3x4_Store(row->angA[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angA[0]), fcVec3x4_Load(kept[k].angA[0])));
-                fcVec3x4_Store(row->angB[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angB[0]), fcVec3x4_Load(kept[k].angB[0])));
+                fcVec3x4_Store(row->angA[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angA[0]), keptA[k]));
+                fcVec3x4_Store(row->angB[0], fcVec3x4_Select(on, fcVec3x4_Load(row->angB[0]), keptB[k]));
             }
             n = turned[0];
         }
@@ -1752,7 +1753,7 @@ fcReal fcContacts_Sweep(fcWorld* world, int sweep, bool* settled)
 // |min(lambda_n / m_eff, J v - bias)| and how far friction exceeds its bound (the velocities are the solver
 // bodies', the joints' corrections included)
 // slot 0: the complementarity residual; slot 1: the friction's excess; slot 2: the largest sum of a point's total
-// impulses' sizes (its normal one and its two friction ones)
+// normal impulse and the sizes of its manifold's total friction impulses (the twist's over the arm)
 FC_SIMD_CLONES static void fcContacts_FinishChunk(void* context, int begin, int end)
 {
     const fcContactTask* task = context;
